@@ -1,0 +1,166 @@
+/* Exact multiplication and addition of fp_values. */
+#include "fp.h"
+
+static int bit_length(fp_u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64);
+    if (hi)
+        return 128 - __builtin_clzll(hi);
+    uint64_t lo = (uint64_t)x;
+    return lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+static int trailing_zeros(fp_u128 x)
+{
+    uint64_t lo = (uint64_t)x;
+    if (lo)
+        return __builtin_ctzll(lo);
+    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+/* Drop trailing zero bits so significands stay as short as possible. */
+static fp_value trim(fp_value v)
+{
+    if (v.kind == FP_FINITE && !v.jammed) {
+        int tz = trailing_zeros(v.sig);
+        v.sig >>= tz;
+        v.exp += tz;
+    }
+    return v;
+}
+
+/* Shift right by n, jamming any lost bits into bit 0. */
+static fp_u128 shift_right_jam(fp_u128 x, int n, bool *lost)
+{
+    if (n <= 0)
+        return x;
+    if (n >= 128) {
+        *lost = x != 0;
+        return x != 0;
+    }
+    fp_u128 out = x >> n;
+    if (x & (((fp_u128)1 << n) - 1)) {
+        *lost = true;
+        out |= 1;
+    }
+    return out;
+}
+
+int fp_msb(fp_value a) { return a.exp + bit_length(a.sig) - 1; }
+int fp_lsb(fp_value a) { return a.exp + trailing_zeros(a.sig); }
+
+fp_value fp_neg(fp_value a)
+{
+    a.sign = !a.sign;
+    return a;
+}
+
+fp_value fp_abs(fp_value a)
+{
+    a.sign = false;
+    return a;
+}
+
+fp_value fp_scale(fp_value a, int k)
+{
+    if (a.kind == FP_FINITE)
+        a.exp += k;
+    return a;
+}
+
+fp_value fp_mul(fp_value a, fp_value b)
+{
+    bool sign = a.sign != b.sign;
+    if (a.kind == FP_NAN || b.kind == FP_NAN)
+        return fp_nan();
+    if (a.kind == FP_INF || b.kind == FP_INF) {
+        if (a.kind == FP_ZERO || b.kind == FP_ZERO)
+            return fp_nan();
+        return fp_inf(sign);
+    }
+    if (a.kind == FP_ZERO || b.kind == FP_ZERO)
+        return fp_zero(sign);
+    a = trim(a);
+    b = trim(b);
+    bool lost = a.jammed || b.jammed;
+    int la = bit_length(a.sig), lb = bit_length(b.sig);
+    /* Keep the product within 127 bits; only wider-than-double inputs need it. */
+    if (la + lb > 127) {
+        int cut = la + lb - 127;
+        if (la >= lb) {
+            a.sig = shift_right_jam(a.sig, cut, &lost);
+            a.exp += cut;
+        } else {
+            b.sig = shift_right_jam(b.sig, cut, &lost);
+            b.exp += cut;
+        }
+    }
+    fp_value r = fp_from_int(sign, a.sig * b.sig, a.exp + b.exp);
+    r.jammed = lost;
+    return r;
+}
+
+int fp_compare_mag(fp_value a, fp_value b)
+{
+    if (a.kind == FP_ZERO || b.kind == FP_ZERO)
+        return (a.kind != FP_ZERO) - (b.kind != FP_ZERO);
+    int ta = fp_msb(a), tb = fp_msb(b);
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    /* Same leading position: align to the lower exponent and compare. */
+    int e = a.exp < b.exp ? a.exp : b.exp;
+    fp_u128 sa = a.sig << (a.exp - e), sb = b.sig << (b.exp - e);
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return (int)a.jammed - (int)b.jammed;
+}
+
+fp_value fp_add(fp_value a, fp_value b)
+{
+    if (a.kind == FP_NAN || b.kind == FP_NAN)
+        return fp_nan();
+    if (a.kind == FP_INF || b.kind == FP_INF) {
+        if (a.kind == FP_INF && b.kind == FP_INF && a.sign != b.sign)
+            return fp_nan();
+        return a.kind == FP_INF ? a : b;
+    }
+    if (a.kind == FP_ZERO && b.kind == FP_ZERO)
+        return fp_zero(a.sign && b.sign);
+    if (a.kind == FP_ZERO)
+        return b;
+    if (b.kind == FP_ZERO)
+        return a;
+
+    fp_value big = a, small = b;
+    if (fp_msb(small) > fp_msb(big) ||
+        (fp_msb(small) == fp_msb(big) && fp_compare_mag(small, big) > 0)) {
+        big = b;
+        small = a;
+    }
+    /* Put the larger operand's leading bit at bit 125: room for a carry and
+     * about a hundred guard bits below any destination format. */
+    int up = 125 - (bit_length(big.sig) - 1);
+    big.sig <<= up;
+    big.exp -= up;
+    bool lost = big.jammed || small.jammed;
+    int gap = big.exp - small.exp;
+    fp_u128 s;
+    if (gap >= 0) {
+        s = shift_right_jam(small.sig, gap, &lost);
+    } else {
+        s = small.sig << -gap;   /* small's leading bit is at most bit 125 */
+    }
+    fp_value r;
+    if (big.sign == small.sign) {
+        r = fp_from_int(big.sign, big.sig + s, big.exp);
+    } else {
+        fp_u128 d = big.sig - s;
+        if (d == 0)
+            return fp_zero(false);  /* exact cancellation: +0 when rounding to nearest */
+        r = fp_from_int(big.sign, d, big.exp);
+    }
+    r.jammed = lost;
+    return trim(r);
+}
+
+fp_value fp_sub(fp_value a, fp_value b) { return fp_add(a, fp_neg(b)); }

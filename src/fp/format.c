@@ -1,0 +1,69 @@
+/* The binary formats tiefuzz knows, and bit-level helpers on them. */
+#include "fp.h"
+
+const fp_format fp_f16 = {"f16", 16, 5, 11, -14, 15, 15};
+const fp_format fp_bf16 = {"bf16", 16, 8, 8, -126, 127, 127};
+const fp_format fp_f32 = {"f32", 32, 8, 24, -126, 127, 127};
+const fp_format fp_f64 = {"f64", 64, 11, 53, -1022, 1023, 1023};
+
+static uint64_t exp_field(const fp_format *f, uint64_t bits)
+{
+    return (bits >> (f->precision - 1)) & ((1ull << f->exp_bits) - 1);
+}
+
+static uint64_t frac_field(const fp_format *f, uint64_t bits)
+{
+    return bits & ((1ull << (f->precision - 1)) - 1);
+}
+
+static uint64_t sign_mask(const fp_format *f) { return 1ull << (f->bits - 1); }
+
+bool fp_is_nan_bits(const fp_format *f, uint64_t bits)
+{
+    return exp_field(f, bits) == (1ull << f->exp_bits) - 1 && frac_field(f, bits) != 0;
+}
+
+bool fp_is_subnormal_bits(const fp_format *f, uint64_t bits)
+{
+    return exp_field(f, bits) == 0 && frac_field(f, bits) != 0;
+}
+
+uint64_t fp_flush_bits(const fp_format *f, uint64_t bits)
+{
+    return fp_is_subnormal_bits(f, bits) ? bits & sign_mask(f) : bits;
+}
+
+uint64_t fp_default_nan(const fp_format *f)
+{
+    uint64_t e = ((1ull << f->exp_bits) - 1) << (f->precision - 1);
+    return e | (1ull << (f->precision - 2));
+}
+
+fp_value fp_zero(bool sign) { return (fp_value){.kind = FP_ZERO, .sign = sign}; }
+fp_value fp_inf(bool sign) { return (fp_value){.kind = FP_INF, .sign = sign}; }
+fp_value fp_nan(void) { return (fp_value){.kind = FP_NAN}; }
+
+fp_value fp_from_int(bool sign, fp_u128 sig, int exp)
+{
+    if (sig == 0)
+        return fp_zero(sign);
+    return (fp_value){.kind = FP_FINITE, .sign = sign, .exp = exp, .sig = sig};
+}
+
+fp_value fp_decode(const fp_format *f, uint64_t bits)
+{
+    bool sign = (bits & sign_mask(f)) != 0;
+    uint64_t e = exp_field(f, bits), m = frac_field(f, bits);
+    unsigned fb = f->precision - 1;
+    if (e == (1ull << f->exp_bits) - 1) {
+        if (m == 0)
+            return fp_inf(sign);
+        fp_value n = fp_nan();
+        n.sign = sign;
+        n.snan = (m >> (fb - 1)) == 0;
+        return n;
+    }
+    if (e == 0)
+        return fp_from_int(sign, m, f->emin - (int)fb);
+    return fp_from_int(sign, m | (1ull << fb), (int)e - f->bias - (int)fb);
+}

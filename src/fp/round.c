@@ -1,0 +1,123 @@
+/* Rounding an exact value to a binary format, reporting where it sat on the
+ * destination grid (the classification that ties, coverage cells and
+ * explanations are built on). */
+#include "fp.h"
+
+static int bit_length(fp_u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64);
+    if (hi)
+        return 128 - __builtin_clzll(hi);
+    uint64_t lo = (uint64_t)x;
+    return lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+static uint64_t encode(const fp_format *f, bool sign, uint64_t biased_exp, uint64_t frac)
+{
+    return ((uint64_t)sign << (f->bits - 1)) | (biased_exp << (f->precision - 1)) | frac;
+}
+
+static uint64_t max_finite(const fp_format *f, bool sign)
+{
+    return encode(f, sign, (1ull << f->exp_bits) - 2, (1ull << (f->precision - 1)) - 1);
+}
+
+static uint64_t infinity(const fp_format *f, bool sign)
+{
+    return encode(f, sign, (1ull << f->exp_bits) - 1, 0);
+}
+
+uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_info *info)
+{
+    fp_round_info local = {0};
+    if (!info)
+        info = &local;
+    *info = (fp_round_info){.position = FP_EXACT};
+    switch (v.kind) {
+    case FP_NAN:
+        return fp_default_nan(f);
+    case FP_INF:
+        return infinity(f, v.sign);
+    case FP_ZERO:
+        return encode(f, v.sign, 0, 0);
+    case FP_FINITE:
+        break;
+    }
+    int p = (int)f->precision;
+    int top = v.exp + bit_length(v.sig) - 1;
+    int e = top < f->emin ? f->emin : top;
+    int q = e - (p - 1);          /* weight of the last kept bit */
+    int shift = q - v.exp;
+    fp_u128 kept, rem = 0, half = 0;
+    info->tiny = top < f->emin;
+    info->ulp_exp = q;
+    info->shift = shift > 0 ? shift : 0;
+    if (shift <= 0) {
+        kept = v.sig << -shift;
+    } else if (shift > 127) {
+        kept = 0;
+        rem = v.sig;        /* the whole value lies below half a unit */
+        half = 0;
+    } else {
+        kept = v.sig >> shift;
+        rem = v.sig & (((fp_u128)1 << shift) - 1);
+        half = (fp_u128)1 << (shift - 1);
+    }
+    info->rem = rem;
+    bool inexact = rem != 0;
+    if (shift > 127) {
+        info->position = FP_BELOW_TIE;
+        info->sticky = true;
+    } else if (inexact) {
+        info->guard = (rem & half) != 0;
+        info->sticky = (rem & (half - 1)) != 0;
+        info->position = rem < half ? FP_BELOW_TIE : rem == half ? FP_TIE : FP_ABOVE_TIE;
+    }
+    info->lsb = (kept & 1) != 0;
+    bool up = false;
+    switch (mode) {
+    case FP_RNE:
+        up = info->position == FP_ABOVE_TIE || (info->position == FP_TIE && info->lsb);
+        break;
+    case FP_RTZ:
+        break;
+    case FP_RTO:
+        if (inexact)
+            kept |= 1;
+        break;
+    }
+    kept += up;
+    info->rounded_up = up || (mode == FP_RTO && inexact && !info->lsb);
+    if (kept >> p) {   /* carried into a new binade */
+        kept >>= 1;
+        e += 1;
+    }
+    if (e > f->emax) {
+        info->overflow = true;
+        return mode == FP_RNE ? infinity(f, v.sign) : max_finite(f, v.sign);
+    }
+    uint64_t k = (uint64_t)kept;
+    uint64_t hidden = 1ull << (p - 1);
+    if (k < hidden)      /* subnormal (or zero): exponent field 0 */
+        return encode(f, v.sign, 0, k);
+    return encode(f, v.sign, (uint64_t)(e + f->bias), k - hidden);
+}
+
+bool fp_representable(const fp_format *f, fp_value v)
+{
+    fp_round_info info;
+    fp_round(f, v, FP_RTZ, &info);
+    return v.kind != FP_FINITE || (info.position == FP_EXACT && !info.overflow && !v.jammed);
+}
+
+const char *fp_position_name(fp_position p)
+{
+    static const char *names[] = {"exact", "below-tie", "tie", "above-tie"};
+    return names[p];
+}
+
+const char *fp_rounding_name(fp_rounding r)
+{
+    static const char *names[] = {"nearest-even", "toward-zero", "to-odd"};
+    return names[r];
+}

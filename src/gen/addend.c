@@ -1,0 +1,133 @@
+/* The addend constructor: the heart of tie-aimed generation.
+ *
+ * Given an exact x (usually an exact product), choose y in its own format so
+ * that x + y sits exactly where we want on the destination grid.  Two shapes
+ * are built, following the construction in fuzzing-practice.md:
+ *  - keep: x's leading bits survive; y replaces x's bits below the result's
+ *    unit by half a unit (a tie) or by half a unit give or take a few units
+ *    of x's lowest bit (a near tie);
+ *  - cancel: y cancels x's head exactly, so that x's lowest set bit becomes
+ *    the half-unit bit of a much smaller result.
+ * Nothing here is trusted: callers verify the class by exact evaluation. */
+#include "gen.h"
+
+static fp_value pow2(bool sign, int e) { return fp_from_int(sign, 1, e); }
+
+/* Exponent of the destination's unit for a value whose leading bit is at m. */
+static int unit_exp(const fp_format *fd, int m)
+{
+    int e = m < fd->emin ? fd->emin : m;
+    return e - (int)fd->precision + 1;
+}
+
+/* |x| with the bits below 2^u cleared. */
+static fp_value floor_to(fp_value x, int u)
+{
+    if (x.kind != FP_FINITE || x.exp >= u)
+        return x;
+    int shift = u - x.exp;
+    fp_u128 s = shift >= 128 ? 0 : x.sig >> shift;
+    return fp_from_int(x.sign, s, u);
+}
+
+static bool finish(fp_value y, const fp_format *fy, uint64_t *out)
+{
+    if (y.kind == FP_NAN || y.kind == FP_INF || !fp_representable(fy, y))
+        return false;
+    *out = fp_round(fy, y, FP_RNE, 0);
+    return true;
+}
+
+static bool keep_shape(fp_value x, const fp_format *fy, const fp_format *fd, int binade_shift,
+                       fp_value offset, gen_rng *r, uint64_t *y)
+{
+    int m = fp_msb(x) + binade_shift;
+    int u = unit_exp(fd, m);
+    fp_value ax = fp_abs(x);
+    fp_value v;
+    if (binade_shift == 0) {
+        /* floor(|x|) on the grid, plus a few units, plus half a unit. */
+        int j = gen_range(r, -1, 1);
+        v = fp_add(floor_to(ax, u), pow2(false, u - 1));
+        if (j)
+            v = fp_add(v, pow2(j < 0, u));
+    } else {
+        /* A fresh tie in a higher binade: random significand. */
+        fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
+        v = fp_add(fp_from_int(false, sig, u), pow2(false, u - 1));
+    }
+    v = fp_add(v, offset);
+    if (x.sign)
+        v = fp_neg(v);
+    return finish(fp_sub(v, x), fy, y);
+}
+
+static bool cancel_shape(fp_value x, const fp_format *fy, const fp_format *fd, bool flip, uint64_t *y)
+{
+    int p = (int)fd->precision;
+    int u = fp_lsb(x) + 1;
+    if (u + p - 1 < fd->emin) {
+        /* Only the subnormal grid has a unit this small. */
+        if (u != fd->emin - p + 1)
+            return false;
+    }
+    int top = u + p - 1;
+    fp_value ax = fp_abs(x);
+    fp_value hi = floor_to(ax, top);
+    fp_value lo = fp_sub(ax, hi);
+    fp_value v = flip ? fp_sub(lo, pow2(false, top + 1)) : fp_add(lo, pow2(false, top));
+    if (u + p - 1 < fd->emin)
+        v = lo;  /* subnormal result: no leading bit to add */
+    if (x.sign)
+        v = fp_neg(v);
+    return finish(fp_sub(v, x), fy, y);
+}
+
+bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                uint64_t *y)
+{
+    if (x.kind != FP_FINITE)
+        return false;
+    int L = fp_lsb(x);
+    fp_value none = fp_zero(false);
+    switch (target) {
+    case AIM_TIE:
+    case AIM_SUBNORMAL: {
+        unsigned pick = gen_below(r, 8);
+        if (pick < 3)
+            return cancel_shape(x, fy, fd, pick == 0, y);
+        int shift = pick == 7 ? gen_range(r, 1, 12) : 0;
+        return keep_shape(x, fy, fd, shift, none, r, y);
+    }
+    case AIM_NEAR_TIE: {
+        int u = unit_exp(fd, fp_msb(x));
+        int e = L < u - 2 ? L : u - 2 - gen_range(r, 0, 6);
+        fp_value off = fp_from_int(gen_coin(r), (fp_u128)gen_range(r, 1, 3), e);
+        return keep_shape(x, fy, fd, 0, off, r, y);
+    }
+    case AIM_OVERFLOW: {
+        int u = fd->emax - (int)fd->precision + 1;
+        /* The midpoint to infinity, or a tie / near tie in the top binade. */
+        fp_value v;
+        if (gen_coin(r)) {
+            v = fp_sub(pow2(false, fd->emax + 1), pow2(false, u - 1));
+        } else {
+            fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
+            v = fp_add(fp_from_int(false, sig, u), pow2(false, u - 1));
+        }
+        if (x.sign)
+            v = fp_neg(v);
+        return finish(fp_sub(v, x), fy, y);
+    }
+    case AIM_CANCEL: {
+        fp_round_info info;
+        uint64_t near = fp_round(fy, x, FP_RNE, &info);
+        if (info.overflow)
+            return false;
+        fp_value v = fp_neg(fp_decode(fy, near));
+        *y = fp_round(fy, v, FP_RNE, 0);
+        return true;
+    }
+    }
+    return false;
+}

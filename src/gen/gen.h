@@ -1,0 +1,67 @@
+/* gen: case-generation primitives shared by every family: the per-case
+ * random generator, the generator classes, and the constructors that place
+ * an exact sum on a chosen spot of a destination grid. */
+#ifndef TIEFUZZ_GEN_H
+#define TIEFUZZ_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../fp/fp.h"
+
+typedef enum {
+    GEN_TIE, GEN_NEAR_TIE, GEN_DOUBLE_ROUND, GEN_SUBNORMAL, GEN_OVERFLOW, GEN_CANCEL,
+    GEN_SPECIAL, GEN_RANDOM, GEN_CLASS_COUNT
+} gen_class;
+
+const char *gen_class_name(gen_class c);
+int gen_class_parse(const char *s);  /* -1 when unknown */
+/* Parse "tie,near-tie" into a list; returns count or -1 (bad name in *bad). */
+int gen_class_list_parse(const char *s, gen_class *out, const char **bad);
+
+/* splitmix64: tiny, fast, and seedable per case so that the same seed gives
+ * the same cases whatever the batch size. */
+typedef struct { uint64_t s; } gen_rng;
+static inline uint64_t gen_next(gen_rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index)
+{
+    gen_rng r = {seed ^ (stream * 0xd1b54a32d192ed03ull)};
+    r.s ^= gen_next(&r) + index * 0x9e3779b97f4a7c15ull;
+    gen_next(&r);
+    return r;
+}
+static inline uint32_t gen_below(gen_rng *r, uint32_t n) { return (uint32_t)((gen_next(r) >> 32) * n >> 32); }
+static inline int gen_range(gen_rng *r, int lo, int hi) { return lo + (int)gen_below(r, (uint32_t)(hi - lo + 1)); }
+static inline bool gen_coin(gen_rng *r) { return gen_next(r) >> 63; }
+
+/* A random finite value of f whose leading bit has exponent e (normal
+ * range), with trailing_zeros low significand bits cleared. */
+uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros);
+/* A special operand: signed zeros, infinities, quiet and signalling NaNs
+ * with random payloads, the largest finite, the smallest normal and
+ * subnormal, one. */
+uint64_t gen_special(const fp_format *f, gen_rng *r);
+/* A subnormal, or a normal within two binades of the smallest normal. */
+uint64_t gen_near_subnormal(const fp_format *f, gen_rng *r);
+
+/* The addend constructor: given an exact x, find y representable in fy such
+ * that x + y lands where `target` says on the grid of destination fd.
+ * Returns false when this attempt cannot be made representable (the caller
+ * draws again). */
+typedef enum {
+    AIM_TIE,         /* exactly halfway */
+    AIM_NEAR_TIE,    /* a few units of x's lowest bit off a tie, either side */
+    AIM_SUBNORMAL,   /* a tie or near tie among the subnormals of fd */
+    AIM_OVERFLOW,    /* the top binade, or the midpoint to infinity */
+    AIM_CANCEL       /* massive cancellation or exact zero */
+} gen_aim;
+
+bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                uint64_t *y_bits);
+
+#endif

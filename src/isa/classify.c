@@ -1,0 +1,106 @@
+/* Class verification: which generator classes a case really belongs to,
+ * decided by exact evaluation of the op's model (its trace), never by the
+ * generator's intent.  Also the generation entry point with its retries. */
+#include "classify.h"
+
+static bool near_tie(const fp_round_info *i)
+{
+    if (i->position == FP_EXACT || i->position == FP_TIE || i->shift < 8 || i->shift > 127)
+        return false;
+    fp_u128 half = (fp_u128)1 << (i->shift - 1);
+    fp_u128 dist = i->rem > half ? i->rem - half : half - i->rem;
+    return dist <= half >> 6;  /* within 2^-7 of a unit of the tie */
+}
+
+static bool is_tie(const fp_format *f, fp_value v)
+{
+    fp_round_info info;
+    fp_round(f, v, FP_RNE, &info);
+    return info.position == FP_TIE;
+}
+
+static bool lane_double_round(const isa_lane *l)
+{
+    if (l->product.kind != FP_FINITE || l->addend.kind == FP_NAN || l->addend.kind == FP_INF)
+        return false;
+    fp_value fused = fp_add(l->product, l->addend);
+    if (l->dest == &fp_f32) {
+        /* The product rounded first turns the sum into a tie. */
+        fp_value p32 = fp_decode(&fp_f32, fp_round(&fp_f32, l->product, FP_RNE, 0));
+        return is_tie(&fp_f32, fp_add(p32, l->addend)) && !is_tie(&fp_f32, fused);
+    }
+    /* Narrow destination: the sum rounded to f32 lands on a tie of it. */
+    fp_value s32 = fp_decode(&fp_f32, fp_round(&fp_f32, fused, FP_RNE, 0));
+    return is_tie(l->dest, s32) && !is_tie(l->dest, fused);
+}
+
+uint32_t isa_trace_classes(const isa_trace *t)
+{
+    uint32_t m = 1u << GEN_RANDOM;
+    for (unsigned i = 0; i < t->n_steps; i++) {
+        const isa_step *s = &t->step[i];
+        if (!s->final)
+            continue;
+        if (s->info.position == FP_TIE)
+            m |= 1u << GEN_TIE;
+        if (near_tie(&s->info))
+            m |= 1u << GEN_NEAR_TIE;
+        if (s->info.tiny && s->exact.kind == FP_FINITE)
+            m |= 1u << GEN_SUBNORMAL;
+        if (s->info.overflow)
+            m |= 1u << GEN_OVERFLOW;
+    }
+    for (int k = 0; k < 2; k++) {
+        const isa_lane *l = &t->lane[k];
+        if (!l->used)
+            continue;
+        for (int j = 0; j < 3; j++) {
+            if (l->src_subnormal[j])
+                m |= 1u << GEN_SUBNORMAL;
+            if (l->src[j].kind != FP_FINITE)
+                m |= 1u << GEN_SPECIAL;
+        }
+        fp_value v = l->exact;
+        if (v.kind == FP_FINITE) {
+            int msb = fp_msb(v);
+            if (msb < l->dest->emin + 2)
+                m |= 1u << GEN_SUBNORMAL;
+            if (msb >= l->dest->emax - 1)
+                m |= 1u << GEN_OVERFLOW;
+            int big = -100000;
+            if (l->product.kind == FP_FINITE)
+                big = fp_msb(l->product);
+            if (l->addend.kind == FP_FINITE && fp_msb(l->addend) > big)
+                big = fp_msb(l->addend);
+            if (msb < big - (int)l->dest->precision)
+                m |= 1u << GEN_CANCEL;
+        } else if (v.kind == FP_ZERO && l->product.kind != FP_ZERO) {
+            m |= 1u << GEN_CANCEL;  /* exact cancellation to zero */
+        }
+        if (lane_double_round(l))
+            m |= 1u << GEN_DOUBLE_ROUND;
+    }
+    return m;
+}
+
+uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words)
+{
+    isa_trace t;
+    uint32_t out[ISA_MAX_OUT];
+    in->op->impl->eval(in, words, out, &t);
+    return isa_trace_classes(&t);
+}
+
+uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words)
+{
+    uint32_t m = 0;
+    /* A few fresh draws when a construction misses; the rate stays honest
+     * because the report counts the class of the case finally kept. */
+    for (int attempt = 0; attempt < 4; attempt++) {
+        in->op->impl->construct(in, c, rng, words);
+        m = isa_case_classes(in, words);
+        if (m & (1u << c))
+            break;
+    }
+    return m;
+}

@@ -1,0 +1,159 @@
+/* isa: instruction descriptors.  Each instruction is one row of its family's
+ * table; the family supplies the host evaluator, the SPIR-V lowerings and the
+ * case constructors that the row's fields parameterize.  Nothing here knows
+ * about Vulkan: a lowering writes SPIR-V through the builder only. */
+#ifndef TIEFUZZ_ISA_H
+#define TIEFUZZ_ISA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../fp/fp.h"
+#include "../gen/gen.h"
+
+struct spv_builder;
+
+typedef enum {
+    WORD_F32,    /* one binary32 value */
+    WORD_F16X2,  /* two binary16 values, bits 15:0 and 31:16 */
+    WORD_B32,    /* a register read as f32 or as halves, per op_sel_hi */
+    WORD_F64LO,  /* low / high word of a binary64 value */
+    WORD_F64HI,
+    WORD_FLAG    /* bit 0 is a condition (VCC) */
+} isa_word_format;
+
+typedef struct {
+    const char *name;
+    isa_word_format format;
+} isa_word;
+
+/* Static controls: fixed in the instruction encoding, hence compile-time
+ * constants of the translated shader.  Declared once here; each op says
+ * which it takes and how wide. */
+typedef enum {
+    CTRL_ABS, CTRL_NEG, CTRL_CLAMP, CTRL_OMOD, CTRL_OP_SEL, CTRL_OP_SEL_HI,
+    CTRL_NEG_LO, CTRL_NEG_HI, CTRL_K, CTRL_COUNT
+} isa_control_id;
+
+typedef struct {
+    const char *name;
+    const char *meaning;
+} isa_control_desc;
+
+extern const isa_control_desc isa_controls[CTRL_COUNT];
+
+/* Model parameters: the points no public source settles.  Value 0 is the
+ * default. */
+typedef enum {
+    PARAM_MIX_ROUNDING, PARAM_DIV_FMAS_SCALE, PARAM_DIV_FMAS_ORDER, PARAM_OMOD, PARAM_COUNT
+} isa_param_id;
+
+typedef struct {
+    const char *name;
+    const char *values[4];
+    unsigned count;
+    const char *meaning;
+} isa_param_desc;
+
+extern const isa_param_desc isa_params[PARAM_COUNT];
+
+typedef enum { LOWERING_DIRECT, LOWERING_EXACT, LOWERING_COUNT } isa_lowering;
+const char *isa_lowering_name(isa_lowering l);
+int isa_lowering_parse(const char *s); /* -1 when unknown */
+
+typedef struct isa_op isa_op;
+
+/* One op instance: the op plus everything that is fixed in its encoding. */
+typedef struct {
+    const isa_op *op;
+    uint32_t ctrl[CTRL_COUNT];
+    uint8_t param[PARAM_COUNT];
+} isa_instance;
+
+/* Explanations: every rounding a model makes, and the exact operands of
+ * each multiply-add lane (what the class verifier reads). */
+typedef struct {
+    const char *label;
+    const fp_format *format;
+    fp_rounding mode;
+    fp_value exact;
+    fp_round_info info;
+    uint64_t result;
+    bool final;          /* rounds to the destination format */
+} isa_step;
+
+typedef struct {
+    bool used;
+    const fp_format *dest;
+    fp_value src[3];       /* after modifiers, widened exactly */
+    bool src_subnormal[3]; /* in its source format */
+    fp_value product;      /* exact a*b as the model uses it */
+    fp_value addend;
+    fp_value exact;        /* the exact value of the final rounding's input (fused) */
+    bool unfused;          /* product rounded first */
+} isa_lane;
+
+#define ISA_MAX_STEPS 12
+typedef struct {
+    unsigned n_steps;
+    isa_step step[ISA_MAX_STEPS];
+    isa_lane lane[2];
+    const char *note;      /* e.g. the scaling a div_fmas applied */
+} isa_trace;
+
+void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_rounding mode,
+                    fp_value exact, const fp_round_info *info, uint64_t result, bool final);
+
+/* The family's implementation, shared by all of its rows. */
+typedef struct {
+    /* NULL when the instance is legal, else the rule it breaks. */
+    const char *(*check)(const isa_instance *in);
+    void (*eval)(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
+    /* Writes the op body; reads input word ids, returns output word ids.
+     * Returns NULL on success, or why the lowering cannot be built. */
+    const char *(*lower)(const isa_instance *in, isa_lowering l, struct spv_builder *b,
+                         const unsigned *in_ids, unsigned *out_ids);
+    /* Fill words with one case aimed at class c. */
+    void (*construct)(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+} isa_family_impl;
+
+#define ISA_MAX_IN 6
+#define ISA_MAX_OUT 2
+
+struct isa_op {
+    const char *name;
+    const char *family;
+    const char *scope;      /* where the opcode exists */
+    const char *summary;
+    bool translated;
+    uint8_t n_in, n_out;
+    isa_word in[ISA_MAX_IN];
+    isa_word out[ISA_MAX_OUT];
+    uint32_t ctrl_limit[CTRL_COUNT];  /* 0: not taken; else the legal bits */
+    uint32_t params;                  /* bit per isa_param_id */
+    const isa_family_impl *impl;
+    int form;                         /* family-specific row fields */
+    int src[3];
+    int flags;
+};
+
+/* Registry over all families. */
+unsigned isa_op_count(void);
+const isa_op *isa_op_at(unsigned i);
+const isa_op *isa_op_find(const char *name);  /* full name, or unique suffix after the family */
+bool isa_glob_match(const char *pattern, const char *name);
+
+/* Instances. */
+void isa_instance_default(isa_instance *in, const isa_op *op);
+/* Parse "name=value,..." into ctrl or param; returns NULL or an error message (static buffer). */
+const char *isa_parse_controls(isa_instance *in, const char *text);
+const char *isa_parse_params(isa_instance *in, const char *text);
+const char *isa_instance_check(const isa_instance *in);
+/* "abs=1,clamp=1,k=0x3f800000"; "none" when all zero. */
+char *isa_controls_text(const isa_instance *in, char *buf, unsigned n);
+char *isa_params_text(const isa_instance *in, char *buf, unsigned n);
+/* A random legal control setting (K drawn by the family constructor). */
+void isa_random_controls(isa_instance *in, gen_rng *rng);
+
+const char *isa_word_format_name(isa_word_format f);
+
+#endif

@@ -1,0 +1,42 @@
+/* The RDNA 2 multiply-add family: what its table rows mean.  See
+ * rdna2_table.c for the rows, rdna2_eval.c for the host model,
+ * rdna2_lower.c for the translations and rdna2_construct.c for the cases. */
+#ifndef TIEFUZZ_RDNA2_H
+#define TIEFUZZ_RDNA2_H
+
+#include "isa.h"
+
+typedef enum {
+    RDNA2_FMA32,    /* fused f32: round_f32(a*b + c) */
+    RDNA2_DIV_FMAS, /* fused f32, scaled when VCC (input word 3) */
+    RDNA2_MAD32,    /* legacy unfused f32 with flushing */
+    RDNA2_MIX32,    /* mixed f16/f32 sources, fused to f32 */
+    RDNA2_MIX16,    /* mixed sources to an f16 half of D */
+    RDNA2_FMA16,    /* halves, fused to f16, one half of D */
+    RDNA2_PK16,     /* two f16 lanes, each fused */
+    RDNA2_FMA64     /* listed, not translated */
+} rdna2_form;
+
+/* Row src[] entries: an input word index, or the literal K. */
+#define RDNA2_SRC_K 9
+
+/* Row flags. */
+#define RDNA2_DST_HI 1  /* MIXHI: the result goes to bits 31:16 */
+
+extern const isa_op rdna2_ops[];
+extern const unsigned rdna2_op_count;
+extern const isa_family_impl rdna2_impl;
+
+/* Shared between the model, the lowering and the constructors. */
+uint32_t rdna2_source_word(const isa_instance *in, const uint32_t *words, int i);
+bool rdna2_mix_all_half(const isa_instance *in);
+bool rdna2_mix_rounds_once(const isa_instance *in);
+uint32_t rdna2_pk_hi_select(const isa_instance *in);
+int rdna2_div_fmas_scale(const isa_instance *in, uint32_t s2_bits);
+
+void rdna2_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
+const char *rdna2_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
+                        unsigned *out_ids);
+void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+
+#endif

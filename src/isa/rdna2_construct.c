@@ -1,0 +1,375 @@
+/* Case constructors for the RDNA 2 multiply-adds.
+ *
+ * A case is designed per lane as three values after modifiers (a, b, c of
+ * a*b + c in their source formats), then the modifiers are undone and the
+ * values placed into the tuple words.  The op's literal K, when it takes
+ * one, is a fixed operand of the design.  Every design is verified by the
+ * caller (isa_case_classes); this file only aims. */
+#include <string.h>
+#include "rdna2.h"
+
+#define BIT(v, i) (((v) >> (i)) & 1u)
+
+typedef struct {
+    const fp_format *fmt[3];
+    const fp_format *dest;
+    bool unfused;        /* the product rounds (and flushes) before the sum */
+    int fixed;           /* operand index held by the literal K, or -1 */
+    uint64_t fixed_bits;
+    int forced_sign[3];  /* -1 free, else the sign abs+neg leave */
+} lane_spec;
+
+static fp_value val(const fp_format *f, uint64_t bits) { return fp_decode(f, bits); }
+
+static int clampi(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+static bool sign_for(const lane_spec *s, int i, gen_rng *r)
+{
+    return s->forced_sign[i] >= 0 ? s->forced_sign[i] : gen_coin(r);
+}
+
+/* Lowest exponent a product may have its top at so that every bit of it is
+ * still on c's grid (otherwise no c can make the sum a tie). */
+static int product_floor(const lane_spec *s)
+{
+    const fp_format *c = s->fmt[2];
+    return c->emin - (int)c->precision + 1 + (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
+}
+
+/* a, b with msb(a) + msb(b) == target and at most `budget` significant
+ * bits between them (0: no limit). */
+static void pick_product(const lane_spec *s, int target, int budget, gen_rng *r, uint64_t *a, uint64_t *b)
+{
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
+    int lo = fa->emin, hi = fa->emax;
+    if (target - fb->emax > lo)
+        lo = target - fb->emax;
+    if (target - fb->emin < hi)
+        hi = target - fb->emin;
+    if (lo > hi)
+        lo = hi = clampi(target / 2, fa->emin, fa->emax);
+    int ea = gen_range(r, lo, hi);
+    int eb = clampi(target - ea, fb->emin - (int)fb->precision + 1, fb->emax);
+    int pa = (int)fa->precision, pb = (int)fb->precision;
+    int tza, tzb;
+    if (budget > 0) {
+        int sa = clampi(gen_range(r, 1, budget > 1 ? budget - 1 : 1), 1, pa);
+        int sb = clampi(budget - sa, 1, pb);
+        tza = pa - sa;
+        tzb = pb - sb;
+    } else {
+        /* Mostly full significands; sometimes short ones, which move the
+         * product's lowest bit and so the shape of the tie. */
+        tza = gen_below(r, 4) ? 0 : gen_range(r, 0, pa - 1);
+        tzb = gen_below(r, 4) ? 0 : gen_range(r, 0, pb - 1);
+    }
+    *a = gen_value_with_exp(fa, r, sign_for(s, 0, r), ea, tza);
+    *b = gen_value_with_exp(fb, r, sign_for(s, 1, r), eb, tzb);
+}
+
+/* The exact value the sum starts from: the product, or for the legacy
+ * forms the flushed, rounded product. */
+static fp_value start(const lane_spec *s, uint64_t a, uint64_t b)
+{
+    fp_value p = fp_mul(val(s->fmt[0], a), val(s->fmt[1], b));
+    if (!s->unfused)
+        return p;
+    uint64_t pr = fp_flush_bits(&fp_f32, fp_round(&fp_f32, p, FP_RNE, 0));
+    return val(&fp_f32, pr);
+}
+
+static gen_aim aim_of(gen_class c)
+{
+    switch (c) {
+    case GEN_NEAR_TIE: return AIM_NEAR_TIE;
+    case GEN_SUBNORMAL: return AIM_SUBNORMAL;
+    case GEN_OVERFLOW: return AIM_OVERFLOW;
+    case GEN_CANCEL: return AIM_CANCEL;
+    default: return AIM_TIE;
+    }
+}
+
+static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget)
+{
+    const fp_format *d = s->dest;
+    *budget = 0;
+    switch (c) {
+    case GEN_SUBNORMAL: {
+        int t = gen_range(r, d->emin - (int)d->precision + 1, d->emin + 1);
+        *budget = t - (d->emin - (int)d->precision) + 1;
+        if (*budget < 2)
+            *budget = 2;
+        return t;
+    }
+    case GEN_OVERFLOW:
+        return gen_range(r, d->emax - 1, d->emax);
+    default: {
+        int lo = product_floor(s), hi = d->emax - 1;
+        if (lo > hi)
+            lo = hi - 4;
+        return gen_range(r, lo, hi);
+    }
+    }
+}
+
+/* K is the addend: build the product y so that K + y aims, then split y
+ * into a power of two times b. */
+static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    fp_value k = val(&fp_f32, s->fixed_bits);
+    uint64_t y;
+    if (!gen_addend(k, &fp_f32, s->dest, aim_of(c), r, &y))
+        return false;
+    fp_value yv = val(&fp_f32, y);
+    if (yv.kind != FP_FINITE)
+        return false;
+    int e = gen_range(r, -8, 8);
+    if (c == GEN_DOUBLE_ROUND) {
+        /* An inexact product that rounds to y: a near one, b = y / a. */
+        double a = 1.0 + (double)(gen_next(r) >> 41) * 0x1p-23;
+        float yf;
+        uint32_t yb = (uint32_t)y;
+        memcpy(&yf, &yb, 4);
+        float bf = (float)((double)yf / a);
+        float af = (float)a;
+        memcpy(&v[0], &af, 4);
+        v[0] &= 0xffffffffu;
+        uint32_t bb;
+        memcpy(&bb, &bf, 4);
+        v[1] = bb;
+        return true;
+    }
+    fp_value a = fp_from_int(gen_coin(r), 1, e);
+    v[0] = fp_round(&fp_f32, a, FP_RNE, 0);
+    fp_value b = fp_scale(yv, -e);
+    b.sign = yv.sign != a.sign;
+    if (!fp_representable(&fp_f32, b))
+        return false;
+    v[1] = fp_round(&fp_f32, b, FP_RNE, 0);
+    return true;
+}
+
+/* Round onto a tie at f32 first: for an f16 destination, c on the f16 grid
+ * and a product just under half a unit of it (1 - m^2 2^-20, the record's
+ * shape); for an f32 destination, an inexact product whose rounded value
+ * plus c is a tie. */
+static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
+{
+    if (s->dest == &fp_f16) {
+        int ec = gen_range(r, -3, 14);
+        uint64_t c16 = gen_value_with_exp(&fp_f16, r, sign_for(s, 2, r), ec, 0);
+        fp_value cv = val(&fp_f16, c16);
+        int k = fp_msb(cv) - 11;
+        int m = gen_range(r, 1, 7);
+        fp_value a = fp_from_int(false, (fp_u128)(1024 + m), k - 10);
+        fp_value b = fp_from_int(false, (fp_u128)(1024 - m), -10);
+        bool neg = gen_coin(r);
+        a.sign = neg;
+        if (!fp_representable(s->fmt[0], a) || !fp_representable(s->fmt[1], b) || !fp_representable(s->fmt[2], cv))
+            return false;
+        v[0] = fp_round(s->fmt[0], a, FP_RNE, 0);
+        v[1] = fp_round(s->fmt[1], b, FP_RNE, 0);
+        v[2] = fp_round(s->fmt[2], cv, FP_RNE, 0);
+        return true;
+    }
+    int budget;
+    pick_product(s, class_target(s, GEN_TIE, r, &budget), 0, r, &v[0], &v[1]);
+    fp_value p = fp_mul(val(s->fmt[0], v[0]), val(s->fmt[1], v[1]));
+    fp_value x = val(&fp_f32, fp_round(&fp_f32, p, FP_RNE, 0));
+    return gen_addend(x, s->fmt[2], s->dest, AIM_TIE, r, &v[2]);
+}
+
+static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    if (c == GEN_RANDOM) {
+        for (int i = 0; i < 3; i++)
+            v[i] = gen_next(r) & ((s->fmt[i]->bits == 64) ? ~0ull : ((1ull << s->fmt[i]->bits) - 1));
+        if (s->fixed >= 0)
+            v[s->fixed] = s->fixed_bits;
+        return true;
+    }
+    if (c == GEN_SPECIAL) {
+        for (int i = 0; i < 3; i++) {
+            int budget;
+            v[i] = gen_below(r, 3) ? gen_special(s->fmt[i], r)
+                                   : gen_value_with_exp(s->fmt[i], r, gen_coin(r), class_target(s, GEN_TIE, r, &budget) / 2, 0);
+        }
+        if (s->fixed >= 0)
+            v[s->fixed] = s->fixed_bits;
+        return true;
+    }
+    if (s->fixed == 2)
+        return design_fixed_addend(s, c, r, v);
+    if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
+        return design_double_round(s, r, v);
+    if (c == GEN_SUBNORMAL && gen_below(r, 4) == 0) {
+        /* Subnormal operands rather than a subnormal result. */
+        for (int i = 0; i < 3; i++)
+            v[i] = gen_below(r, 2) ? gen_near_subnormal(s->fmt[i], r)
+                                   : gen_value_with_exp(s->fmt[i], r, gen_coin(r), gen_range(r, -4, 4), 0);
+        if (s->fixed >= 0)
+            v[s->fixed] = s->fixed_bits;
+        return true;
+    }
+    int budget;
+    int target = class_target(s, c, r, &budget);
+    pick_product(s, target, budget, r, &v[0], &v[1]);
+    if (s->fixed == 1) {
+        /* b is the literal: aim a so that the product lands at the target. */
+        fp_value k = val(s->fmt[1], s->fixed_bits);
+        int ek = k.kind == FP_FINITE ? fp_msb(k) : 0;
+        v[1] = s->fixed_bits;
+        v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), target - ek,
+                                  budget ? (int)s->fmt[0]->precision - budget / 2 : 0);
+    }
+    fp_value x = start(s, v[0], v[1]);
+    if (c == GEN_DOUBLE_ROUND)  /* f32 destination with K as b: round the product first */
+        x = val(&fp_f32, fp_round(&fp_f32, x, FP_RNE, 0));
+    return gen_addend(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]);
+}
+
+/* Flip signs so that sources under abs keep the sign abs+neg forces. */
+static void respect_forced_signs(const lane_spec *s, uint64_t v[3])
+{
+    int c_forced = s->forced_sign[2];
+    uint64_t sbit = 1ull << (s->fmt[2]->bits - 1);
+    if (c_forced < 0 || s->fixed == 2 || (int)((v[2] & sbit) != 0) == c_forced)
+        return;
+    /* -(a*b + c) has the same rounding shape: negate c and one factor. */
+    for (int i = 0; i < 2; i++)
+        if (s->forced_sign[i] < 0 && s->fixed != i) {
+            v[i] ^= 1ull << (s->fmt[i]->bits - 1);
+            v[2] ^= sbit;
+            return;
+        }
+}
+
+static void design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    for (int attempt = 0; attempt < 8; attempt++)
+        if (design(s, c, r, v)) {
+            respect_forced_signs(s, v);
+            return;
+        }
+    /* Could not aim this draw: fall back to a random case (it counts as a miss). */
+    design(s, GEN_RANDOM, r, v);
+}
+
+/* Undo abs/neg: the input bit pattern whose modified value is v. */
+static uint64_t unmodify(const fp_format *f, uint64_t v, bool abs, bool neg, gen_rng *r)
+{
+    uint64_t sbit = 1ull << (f->bits - 1);
+    if (abs)
+        return (v & ~sbit) | (gen_coin(r) ? sbit : 0);
+    return neg ? v ^ sbit : v;
+}
+
+static int forced(bool abs, bool neg) { return abs ? (int)neg : -1; }
+
+static void spec_init(const isa_instance *in, lane_spec *s, const fp_format *dest, const fp_format *fmt)
+{
+    memset(s, 0, sizeof *s);
+    s->dest = dest;
+    s->fixed = -1;
+    for (int i = 0; i < 3; i++) {
+        s->fmt[i] = fmt;
+        s->forced_sign[i] = -1;
+        if (in->op->src[i] == RDNA2_SRC_K) {
+            s->fixed = i;
+            s->fixed_bits = in->ctrl[CTRL_K];
+        }
+    }
+}
+
+static void put_half(uint32_t *w, uint16_t h, bool hi)
+{
+    *w = hi ? (*w & 0xffffu) | ((uint32_t)h << 16) : (*w & 0xffff0000u) | h;
+}
+
+void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    const isa_op *op = in->op;
+    for (unsigned i = 0; i < op->n_in; i++)
+        w[i] = (uint32_t)gen_next(r);
+    if (c == GEN_RANDOM) {
+        if (op->form == RDNA2_DIV_FMAS)
+            w[3] &= 1;
+        return;
+    }
+    lane_spec s;
+    uint64_t v[3];
+    switch ((rdna2_form)op->form) {
+    case RDNA2_FMA32:
+    case RDNA2_DIV_FMAS:
+    case RDNA2_MAD32: {
+        spec_init(in, &s, &fp_f32, &fp_f32);
+        s.unfused = op->form == RDNA2_MAD32;
+        for (int i = 0; i < 3; i++)
+            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
+        design_lane(&s, c, r, v);
+        for (int i = 0; i < 3; i++)
+            if (op->src[i] != RDNA2_SRC_K)
+                w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[i], BIT(in->ctrl[CTRL_ABS], i),
+                                                   BIT(in->ctrl[CTRL_NEG], i), r);
+        if (op->form == RDNA2_DIV_FMAS)
+            w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
+        break;
+    }
+    case RDNA2_MIX32:
+    case RDNA2_MIX16: {
+        spec_init(in, &s, op->form == RDNA2_MIX32 ? &fp_f32 : &fp_f16, &fp_f32);
+        for (int i = 0; i < 3; i++) {
+            if (BIT(in->ctrl[CTRL_OP_SEL_HI], i))
+                s.fmt[i] = &fp_f16;
+            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i));
+        }
+        design_lane(&s, c, r, v);
+        for (int i = 0; i < 3; i++) {
+            uint64_t bits = unmodify(s.fmt[i], v[i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
+            if (s.fmt[i] == &fp_f16)
+                put_half(&w[op->src[i]], (uint16_t)bits, BIT(in->ctrl[CTRL_OP_SEL], i));
+            else
+                w[op->src[i]] = (uint32_t)bits;
+        }
+        break;
+    }
+    case RDNA2_FMA16: {
+        spec_init(in, &s, &fp_f16, &fp_f16);
+        for (int i = 0; i < 3; i++)
+            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
+        design_lane(&s, c, r, v);
+        for (int i = 0; i < 3; i++)
+            put_half(&w[op->src[i]],
+                     (uint16_t)unmodify(&fp_f16, v[i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
+                     BIT(in->ctrl[CTRL_OP_SEL], i));
+        break;
+    }
+    case RDNA2_PK16: {
+        /* Low lane first; the high lane takes the halves it does not share. */
+        bool placed[3][2] = {{false}};
+        uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
+        uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
+        for (int lane = 0; lane < 2; lane++) {
+            spec_init(in, &s, &fp_f16, &fp_f16);
+            design_lane(&s, c, r, v);
+            for (int i = 0; i < 3; i++) {
+                int h = (int)BIT(sel[lane], i);
+                if (placed[i][h])
+                    continue;
+                placed[i][h] = true;
+                put_half(&w[op->src[i]], (uint16_t)unmodify(&fp_f16, v[i], false, BIT(neg[lane], i), r), h);
+            }
+        }
+        break;
+    }
+    case RDNA2_FMA64: {
+        spec_init(in, &s, &fp_f64, &fp_f64);
+        design_lane(&s, c, r, v);
+        for (int i = 0; i < 3; i++) {
+            w[2 * i] = (uint32_t)v[i];
+            w[2 * i + 1] = (uint32_t)(v[i] >> 32);
+        }
+        break;
+    }
+    }
+}

@@ -1,0 +1,262 @@
+/* The registry: every family's table in one list, plus the controls and
+ * parameters that the rows refer to. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "isa.h"
+#include "rdna2.h"
+
+const isa_control_desc isa_controls[CTRL_COUNT] = {
+    [CTRL_ABS] = {"abs", "per-source absolute value (VOP3), bit i for source i"},
+    [CTRL_NEG] = {"neg", "per-source negation (VOP3), applied after abs"},
+    [CTRL_CLAMP] = {"clamp", "clamp the result to [0, 1]; NaN and -0 give +0"},
+    [CTRL_OMOD] = {"omod", "output modifier: 0 none, 1 x2, 2 x4, 3 x0.5 (see param omod)"},
+    [CTRL_OP_SEL] = {"op_sel", "half select per source (bit 3: destination half)"},
+    [CTRL_OP_SEL_HI] = {"op_sel_hi", "VOP3P: high-lane half select; for MIX, 1 = source is a half"},
+    [CTRL_NEG_LO] = {"neg_lo", "VOP3P: negate low-lane inputs; for MIX, negate"},
+    [CTRL_NEG_HI] = {"neg_hi", "VOP3P: negate high-lane inputs; for MIX, absolute value"},
+    [CTRL_K] = {"k", "32-bit literal constant of the encoding (a specialization constant)"},
+};
+
+const isa_param_desc isa_params[PARAM_COUNT] = {
+    [PARAM_MIX_ROUNDING] = {"mix_rounding", {"record", "always-twice", "always-once"}, 3,
+                            "MIXLO/HI_F16: record = once when all sources are halves, else f32 then f16"},
+    [PARAM_DIV_FMAS_SCALE] = {"div_fmas_scale", {"pm64", "guide32"}, 2,
+                              "VCC scale: 2^64 if exponent(S2) > 127 else 2^-64, or 2^32 per the guide"},
+    [PARAM_DIV_FMAS_ORDER] = {"div_fmas_order", {"before-rounding", "after-rounding"}, 2,
+                              "scale the exact value before its one rounding, or the rounded fma"},
+    [PARAM_OMOD] = {"omod", {"ignored", "applied"}, 2,
+                    "omod has no effect while denormals are kept, or is applied"},
+};
+
+const char *isa_lowering_name(isa_lowering l) { return l == LOWERING_DIRECT ? "direct" : "exact"; }
+
+int isa_lowering_parse(const char *s)
+{
+    if (strcmp(s, "direct") == 0)
+        return LOWERING_DIRECT;
+    if (strcmp(s, "exact") == 0)
+        return LOWERING_EXACT;
+    return -1;
+}
+
+const char *isa_word_format_name(isa_word_format f)
+{
+    static const char *names[] = {"f32", "f16x2", "b32", "f64lo", "f64hi", "flag"};
+    return names[f];
+}
+
+unsigned isa_op_count(void) { return rdna2_op_count; }
+const isa_op *isa_op_at(unsigned i) { return i < rdna2_op_count ? &rdna2_ops[i] : NULL; }
+
+const isa_op *isa_op_find(const char *name)
+{
+    const isa_op *found = NULL;
+    for (unsigned i = 0; i < isa_op_count(); i++) {
+        const isa_op *op = isa_op_at(i);
+        if (strcmp(op->name, name) == 0)
+            return op;
+        const char *dot = strchr(op->name, '.');
+        if (dot && strcmp(dot + 1, name) == 0) {
+            if (found)
+                return NULL;
+            found = op;
+        }
+    }
+    return found;
+}
+
+bool isa_glob_match(const char *p, const char *s)
+{
+    for (; *p; p++, s++) {
+        if (*p == '*') {
+            while (p[1] == '*')
+                p++;
+            if (!p[1])
+                return true;
+            for (; *s; s++)
+                if (isa_glob_match(p + 1, s))
+                    return true;
+            return false;
+        }
+        if (!*s || (*p != '?' && *p != *s))
+            return false;
+    }
+    return !*s;
+}
+
+void isa_instance_default(isa_instance *in, const isa_op *op)
+{
+    memset(in, 0, sizeof *in);
+    in->op = op;
+    /* op_sel_hi defaults to all ones on VOP3P (assemblers do the same), so a
+     * MIX op reads halves and a packed op reads the high halves for its high lane. */
+    in->ctrl[CTRL_OP_SEL_HI] = op->ctrl_limit[CTRL_OP_SEL_HI];
+    if (op->ctrl_limit[CTRL_K])
+        in->ctrl[CTRL_K] = 0x3f800000u;
+}
+
+static char parse_error[256];
+
+/* Parse one "name=value" list against a table of names. */
+static const char *parse_pairs(const char *text, const char *what, int count,
+                               const char *(*name_of)(int), int (*value_of)(int, const char *, uint32_t *),
+                               uint32_t *out)
+{
+    char buf[512];
+    if (strlen(text) >= sizeof buf)
+        return "list too long";
+    strcpy(buf, text);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            snprintf(parse_error, sizeof parse_error, "%s '%s': expected NAME=VALUE", what, tok);
+            return parse_error;
+        }
+        *eq = 0;
+        int id = -1;
+        for (int i = 0; i < count; i++)
+            if (strcmp(name_of(i), tok) == 0)
+                id = i;
+        if (id < 0) {
+            snprintf(parse_error, sizeof parse_error, "unknown %s '%s'", what, tok);
+            return parse_error;
+        }
+        if (!value_of(id, eq + 1, &out[id])) {
+            snprintf(parse_error, sizeof parse_error, "%s %s: bad value '%s'", what, tok, eq + 1);
+            return parse_error;
+        }
+    }
+    return NULL;
+}
+
+static const char *control_name(int i) { return isa_controls[i].name; }
+static const char *param_name(int i) { return isa_params[i].name; }
+
+static int control_value(int id, const char *s, uint32_t *out)
+{
+    (void)id;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (!*s || *end || v > 0xffffffffull)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+static int param_value(int id, const char *s, uint32_t *out)
+{
+    for (unsigned i = 0; i < isa_params[id].count; i++)
+        if (strcmp(isa_params[id].values[i], s) == 0) {
+            *out = i;
+            return 1;
+        }
+    return 0;
+}
+
+const char *isa_parse_controls(isa_instance *in, const char *text)
+{
+    uint32_t v[CTRL_COUNT];
+    memcpy(v, in->ctrl, sizeof v);
+    const char *err = parse_pairs(text, "control", CTRL_COUNT, control_name, control_value, v);
+    if (err)
+        return err;
+    for (int i = 0; i < CTRL_COUNT; i++) {
+        if (v[i] == in->ctrl[i])
+            continue;
+        if (!in->op->ctrl_limit[i]) {
+            snprintf(parse_error, sizeof parse_error, "%s takes no control '%s'", in->op->name,
+                     isa_controls[i].name);
+            return parse_error;
+        }
+        if (v[i] & ~in->op->ctrl_limit[i]) {
+            snprintf(parse_error, sizeof parse_error, "%s: control %s=0x%x is out of range (legal bits 0x%x)",
+                     in->op->name, isa_controls[i].name, v[i], in->op->ctrl_limit[i]);
+            return parse_error;
+        }
+    }
+    memcpy(in->ctrl, v, sizeof v);
+    return isa_instance_check(in);
+}
+
+const char *isa_parse_params(isa_instance *in, const char *text)
+{
+    uint32_t v[PARAM_COUNT];
+    for (int i = 0; i < PARAM_COUNT; i++)
+        v[i] = in->param[i];
+    const char *err = parse_pairs(text, "model parameter", PARAM_COUNT, param_name, param_value, v);
+    if (err)
+        return err;
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        if (v[i] != in->param[i] && !(in->op->params & (1u << i))) {
+            snprintf(parse_error, sizeof parse_error, "%s has no model parameter '%s'", in->op->name,
+                     isa_params[i].name);
+            return parse_error;
+        }
+        in->param[i] = (uint8_t)v[i];
+    }
+    return NULL;
+}
+
+const char *isa_instance_check(const isa_instance *in)
+{
+    for (int i = 0; i < CTRL_COUNT; i++)
+        if (in->ctrl[i] & ~in->op->ctrl_limit[i]) {
+            snprintf(parse_error, sizeof parse_error, "%s: control %s=0x%x is not legal here", in->op->name,
+                     isa_controls[i].name, in->ctrl[i]);
+            return parse_error;
+        }
+    return in->op->impl->check ? in->op->impl->check(in) : NULL;
+}
+
+char *isa_controls_text(const isa_instance *in, char *buf, unsigned n)
+{
+    unsigned used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < CTRL_COUNT; i++) {
+        if (!in->op->ctrl_limit[i])
+            continue;
+        const char *fmt = i == CTRL_K ? "%s%s=0x%08x" : "%s%s=%u";
+        used += (unsigned)snprintf(buf + used, used < n ? n - used : 0, fmt, used ? "," : "",
+                                   isa_controls[i].name, in->ctrl[i]);
+    }
+    if (!used)
+        snprintf(buf, n, "none");
+    return buf;
+}
+
+char *isa_params_text(const isa_instance *in, char *buf, unsigned n)
+{
+    unsigned used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < PARAM_COUNT; i++)
+        if (in->op->params & (1u << i))
+            used += (unsigned)snprintf(buf + used, used < n ? n - used : 0, "%s%s=%s", used ? "," : "",
+                                       isa_params[i].name, isa_params[i].values[in->param[i]]);
+    if (!used)
+        snprintf(buf, n, "none");
+    return buf;
+}
+
+void isa_random_controls(isa_instance *in, gen_rng *rng)
+{
+    uint32_t k = in->ctrl[CTRL_K];
+    for (int i = 0; i < CTRL_COUNT; i++)
+        in->ctrl[i] = (uint32_t)gen_next(rng) & in->op->ctrl_limit[i];
+    in->ctrl[CTRL_K] = k;
+    /* Illegal combinations are never generated: fall back to the default. */
+    if (isa_instance_check(in)) {
+        isa_instance d;
+        isa_instance_default(&d, in->op);
+        memcpy(in->ctrl, d.ctrl, sizeof d.ctrl);
+        in->ctrl[CTRL_K] = k;
+    }
+}
+
+void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_rounding mode, fp_value exact,
+                    const fp_round_info *info, uint64_t result, bool final)
+{
+    if (!t || t->n_steps >= ISA_MAX_STEPS)
+        return;
+    t->step[t->n_steps++] = (isa_step){label, f, mode, exact, *info, result, final};
+}

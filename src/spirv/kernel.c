@@ -1,0 +1,176 @@
+/* The scaffold: buffers, bounds check, loads and stores around a body. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernel.h"
+
+/* Fixed ids the body can rely on: %1 is the GLSL.std.450 import. */
+enum { ID_GLSL = 1, ID_MAIN = 2, ID_GID = 3, ID_IN = 4, ID_OUT = 5, ID_PC = 6 };
+
+static char *join(const char *parts[], int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(parts[i]);
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    for (int i = 0; i < n; i++)
+        strcat(s, parts[i]);
+    return s;
+}
+
+const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_caps *caps, spv_body_fn body,
+                             void *ctx, spv_kernel *out)
+{
+    static char err[256];
+    memset(out, 0, sizeof *out);
+    spv_builder *b = sb_create();
+    unsigned u32 = sb_type_id(b, T_U32), tvoid = sb_type_id(b, T_VOID), tbool = sb_type_id(b, T_BOOL);
+    unsigned v3 = sb_fresh(b), p_in_v3 = sb_fresh(b), arr = sb_fresh(b), blk = sb_fresh(b), p_blk = sb_fresh(b);
+    unsigned p_sb_u32 = sb_fresh(b), pc_blk = sb_fresh(b), p_pc = sb_fresh(b), p_pc_u32 = sb_fresh(b);
+    unsigned fnty = sb_fresh(b);
+    sb_global(b, "$ = OpTypeVector $ 3", v3, u32);
+    sb_global(b, "$ = OpTypePointer Input $", p_in_v3, v3);
+    sb_global(b, "$ = OpTypeRuntimeArray $", arr, u32);
+    sb_global(b, "$ = OpTypeStruct $", blk, arr);
+    sb_global(b, "$ = OpTypePointer StorageBuffer $", p_blk, blk);
+    sb_global(b, "$ = OpTypePointer StorageBuffer $", p_sb_u32, u32);
+    sb_global(b, "$ = OpTypeStruct $", pc_blk, u32);
+    sb_global(b, "$ = OpTypePointer PushConstant $", p_pc, pc_blk);
+    sb_global(b, "$ = OpTypePointer PushConstant $", p_pc_u32, u32);
+    sb_global(b, "$ = OpTypeFunction $", fnty, tvoid);
+    sb_global(b, "$ = OpVariable $ Input", ID_GID, p_in_v3);
+    sb_global(b, "$ = OpVariable $ StorageBuffer", ID_IN, p_blk);
+    sb_global(b, "$ = OpVariable $ StorageBuffer", ID_OUT, p_blk);
+    sb_global(b, "$ = OpVariable $ PushConstant", ID_PC, p_pc);
+    sb_decoration(b, "OpDecorate $ BuiltIn GlobalInvocationId", ID_GID);
+    sb_decoration(b, "OpDecorate $ ArrayStride 4", arr);
+    sb_decoration(b, "OpMemberDecorate $ 0 Offset 0", blk);
+    sb_decoration(b, "OpDecorate $ Block", blk);
+    sb_decoration(b, "OpDecorate $ DescriptorSet 0", ID_IN);
+    sb_decoration(b, "OpDecorate $ Binding 0", ID_IN);
+    sb_decoration(b, "OpDecorate $ NonWritable", ID_IN);
+    sb_decoration(b, "OpDecorate $ DescriptorSet 0", ID_OUT);
+    sb_decoration(b, "OpDecorate $ Binding 1", ID_OUT);
+    sb_decoration(b, "OpDecorate $ NonReadable", ID_OUT);
+    sb_decoration(b, "OpMemberDecorate $ 0 Offset 0", pc_blk);
+    sb_decoration(b, "OpDecorate $ Block", pc_blk);
+
+    unsigned body_label = sb_fresh(b), end_label = sb_fresh(b);
+    unsigned zero = sb_u32(b, 0);
+    sb_stmt(b, "$ = OpFunction $ None $", ID_MAIN, tvoid, fnty);
+    sb_label(b, sb_fresh(b));
+    unsigned gid = sb_fresh(b);
+    sb_stmt(b, "$ = OpLoad $ $", gid, v3, ID_GID);
+    unsigned i = sb_op(b, T_U32, "OpCompositeExtract $ 0", gid);
+    unsigned pcp = sb_fresh(b);
+    sb_stmt(b, "$ = OpAccessChain $ $ $", pcp, p_pc_u32, ID_PC, zero);
+    unsigned count = sb_op(b, T_U32, "OpLoad $", pcp);
+    unsigned inside = sb_op(b, T_BOOL, "OpULessThan $ $", i, count);
+    (void)tbool;
+    sb_stmt(b, "OpSelectionMerge $ None", end_label);
+    sb_stmt(b, "OpBranchConditional $ $ $", inside, body_label, end_label);
+    sb_label(b, body_label);
+
+    unsigned in_ids[16], out_ids[16];
+    unsigned base_in = sb_op(b, T_U32, "OpIMul $ $", i, sb_u32(b, n_in));
+    for (unsigned j = 0; j < n_in; j++) {
+        unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_in, sb_u32(b, j));
+        unsigned p = sb_fresh(b);
+        sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, p_sb_u32, ID_IN, zero, idx);
+        in_ids[j] = sb_op(b, T_U32, "OpLoad $", p);
+    }
+    unsigned needs = 0;
+    const char *why = body(ctx, b, in_ids, out_ids, &needs);
+    if (why) {
+        sb_destroy(b);
+        return why;
+    }
+    unsigned base_out = sb_op(b, T_U32, "OpIMul $ $", i, sb_u32(b, n_out));
+    for (unsigned j = 0; j < n_out; j++) {
+        unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_out, sb_u32(b, j));
+        unsigned p = sb_fresh(b);
+        sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, p_sb_u32, ID_OUT, zero, idx);
+        sb_stmt(b, "OpStore $ $", p, out_ids[j]);
+    }
+    sb_stmt(b, "OpBranch $", end_label);
+    sb_label(b, end_label);
+    sb_stmt(b, "OpReturn");
+    sb_stmt(b, "OpFunctionEnd");
+
+    /* Float controls: correctly rounded and IEEE specials for every width
+     * the body computes in, where the device offers them. */
+    unsigned widths = sb_float_widths(b);
+    static const unsigned bits_of[3] = {16, 32, 64};
+    if ((needs & SB_NEED_RTE64) && !caps->rte[2]) {
+        sb_destroy(b);
+        return "this module needs RoundingModeRTE for 64-bit floats (shaderRoundingModeRTEFloat64), "
+               "which the device does not offer";
+    }
+    if ((needs & SB_NEED_SZINP64) && !caps->signed_zero_inf_nan[2]) {
+        sb_destroy(b);
+        return "this module needs SignedZeroInfNanPreserve for 64-bit floats "
+               "(shaderSignedZeroInfNanPreserveFloat64), which the device does not offer";
+    }
+    if ((widths & 1) && !caps->float16) {
+        sb_destroy(b);
+        return "this module computes in 16-bit floats (shaderFloat16), which the device does not offer";
+    }
+    if (sb_uses_int64(b) && !caps->int64) {
+        sb_destroy(b);
+        return "this module uses 64-bit integers (shaderInt64), which the device does not offer";
+    }
+    if ((widths & 4) && !caps->float64) {
+        sb_destroy(b);
+        return "this module computes in 64-bit floats (shaderFloat64), which the device does not offer";
+    }
+    char head[1024], modes[512] = "", rte[64] = "", sz[64] = "";
+    bool any_rte = false, any_sz = false;
+    for (int w = 0; w < 3; w++) {
+        if (!(widths & (1u << w)))
+            continue;
+        if (caps->rte[w]) {
+            any_rte = true;
+            snprintf(modes + strlen(modes), sizeof modes - strlen(modes), "OpExecutionMode %%2 RoundingModeRTE %u\n",
+                     bits_of[w]);
+            snprintf(rte + strlen(rte), sizeof rte - strlen(rte), " %u", bits_of[w]);
+        }
+        if (caps->signed_zero_inf_nan[w]) {
+            any_sz = true;
+            snprintf(modes + strlen(modes), sizeof modes - strlen(modes),
+                     "OpExecutionMode %%2 SignedZeroInfNanPreserve %u\n", bits_of[w]);
+            snprintf(sz + strlen(sz), sizeof sz - strlen(sz), " %u", bits_of[w]);
+        }
+    }
+    snprintf(out->declared, sizeof out->declared, "RoundingModeRTE%s; SignedZeroInfNanPreserve%s",
+             any_rte ? rte : " none", any_sz ? sz : " none");
+    snprintf(head, sizeof head,
+             "; tiefuzz module\n"
+             "OpCapability Shader\n%s%s%s%s%s"
+             "%%1 = OpExtInstImport \"GLSL.std.450\"\n"
+             "OpMemoryModel Logical GLSL450\n"
+             "OpEntryPoint GLCompute %%2 \"main\" %%3 %%4 %%5 %%6\n"
+             "OpExecutionMode %%2 LocalSize %u 1 1\n",
+             sb_uses_int64(b) ? "OpCapability Int64\n" : "", (widths & 1) ? "OpCapability Float16\n" : "", (widths & 4) ? "OpCapability Float64\n" : "",
+             any_rte ? "OpCapability RoundingModeRTE\n" : "", any_sz ? "OpCapability SignedZeroInfNanPreserve\n" : "",
+             SPV_LOCAL_SIZE);
+    const char *parts[] = {head, modes, sb_section_decorations(b), sb_section_globals(b), sb_section_body(b)};
+    out->text = join(parts, 5);
+    out->needs_float16 = widths & 1;
+    out->needs_float64 = widths & 4;
+    out->needs_int64 = sb_uses_int64(b);
+    sb_destroy(b);
+    if (!out->text) {
+        snprintf(err, sizeof err, "out of memory");
+        return err;
+    }
+    return NULL;
+}
+
+void spv_kernel_free(spv_kernel *k)
+{
+    free(k->text);
+    k->text = NULL;
+}
