@@ -21,7 +21,7 @@ static int trailing_zeros(fp_u128 x)
 /* Drop trailing zero bits so significands stay as short as possible. */
 static fp_value trim(fp_value v)
 {
-    if (v.kind == FP_FINITE && !v.jammed) {
+    if (v.kind == FPK_FINITE && !v.jammed) {
         int tz = trailing_zeros(v.sig);
         v.sig >>= tz;
         v.exp += tz;
@@ -63,7 +63,7 @@ fp_value fp_abs(fp_value a)
 
 fp_value fp_scale(fp_value a, int k)
 {
-    if (a.kind == FP_FINITE)
+    if (a.kind == FPK_FINITE)
         a.exp += k;
     return a;
 }
@@ -71,14 +71,14 @@ fp_value fp_scale(fp_value a, int k)
 fp_value fp_mul(fp_value a, fp_value b)
 {
     bool sign = a.sign != b.sign;
-    if (a.kind == FP_NAN || b.kind == FP_NAN)
+    if (a.kind == FPK_NAN || b.kind == FPK_NAN)
         return fp_nan();
-    if (a.kind == FP_INF || b.kind == FP_INF) {
-        if (a.kind == FP_ZERO || b.kind == FP_ZERO)
+    if (a.kind == FPK_INF || b.kind == FPK_INF) {
+        if (a.kind == FPK_ZERO || b.kind == FPK_ZERO)
             return fp_nan();
         return fp_inf(sign);
     }
-    if (a.kind == FP_ZERO || b.kind == FP_ZERO)
+    if (a.kind == FPK_ZERO || b.kind == FPK_ZERO)
         return fp_zero(sign);
     a = trim(a);
     b = trim(b);
@@ -102,8 +102,8 @@ fp_value fp_mul(fp_value a, fp_value b)
 
 int fp_compare_mag(fp_value a, fp_value b)
 {
-    if (a.kind == FP_ZERO || b.kind == FP_ZERO)
-        return (a.kind != FP_ZERO) - (b.kind != FP_ZERO);
+    if (a.kind == FPK_ZERO || b.kind == FPK_ZERO)
+        return (a.kind != FPK_ZERO) - (b.kind != FPK_ZERO);
     int ta = fp_msb(a), tb = fp_msb(b);
     if (ta != tb)
         return ta < tb ? -1 : 1;
@@ -117,18 +117,18 @@ int fp_compare_mag(fp_value a, fp_value b)
 
 fp_value fp_add(fp_value a, fp_value b)
 {
-    if (a.kind == FP_NAN || b.kind == FP_NAN)
+    if (a.kind == FPK_NAN || b.kind == FPK_NAN)
         return fp_nan();
-    if (a.kind == FP_INF || b.kind == FP_INF) {
-        if (a.kind == FP_INF && b.kind == FP_INF && a.sign != b.sign)
+    if (a.kind == FPK_INF || b.kind == FPK_INF) {
+        if (a.kind == FPK_INF && b.kind == FPK_INF && a.sign != b.sign)
             return fp_nan();
-        return a.kind == FP_INF ? a : b;
+        return a.kind == FPK_INF ? a : b;
     }
-    if (a.kind == FP_ZERO && b.kind == FP_ZERO)
+    if (a.kind == FPK_ZERO && b.kind == FPK_ZERO)
         return fp_zero(a.sign && b.sign);
-    if (a.kind == FP_ZERO)
+    if (a.kind == FPK_ZERO)
         return b;
-    if (b.kind == FP_ZERO)
+    if (b.kind == FPK_ZERO)
         return a;
 
     fp_value big = a, small = b;

@@ -39,15 +39,15 @@ uint64_t fp_default_nan(const fp_format *f)
     return e | (1ull << (f->precision - 2));
 }
 
-fp_value fp_zero(bool sign) { return (fp_value){.kind = FP_ZERO, .sign = sign}; }
-fp_value fp_inf(bool sign) { return (fp_value){.kind = FP_INF, .sign = sign}; }
-fp_value fp_nan(void) { return (fp_value){.kind = FP_NAN}; }
+fp_value fp_zero(bool sign) { return (fp_value){.kind = FPK_ZERO, .sign = sign}; }
+fp_value fp_inf(bool sign) { return (fp_value){.kind = FPK_INF, .sign = sign}; }
+fp_value fp_nan(void) { return (fp_value){.kind = FPK_NAN}; }
 
 fp_value fp_from_int(bool sign, fp_u128 sig, int exp)
 {
     if (sig == 0)
         return fp_zero(sign);
-    return (fp_value){.kind = FP_FINITE, .sign = sign, .exp = exp, .sig = sig};
+    return (fp_value){.kind = FPK_FINITE, .sign = sign, .exp = exp, .sig = sig};
 }
 
 fp_value fp_decode(const fp_format *f, uint64_t bits)

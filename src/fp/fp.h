@@ -28,7 +28,7 @@ typedef struct fp_format {
 
 extern const fp_format fp_f16, fp_bf16, fp_f32, fp_f64;
 
-typedef enum { FP_ZERO, FP_FINITE, FP_INF, FP_NAN } fp_kind;
+typedef enum { FPK_ZERO, FPK_FINITE, FPK_INF, FPK_NAN } fp_kind;
 
 typedef struct fp_value {
     fp_kind kind;
@@ -36,7 +36,7 @@ typedef struct fp_value {
     bool jammed;   /* bit 0 of sig also stands for nonzero bits below it */
     bool snan;     /* for NaN: signalling */
     int exp;
-    fp_u128 sig;   /* FP_FINITE: nonzero */
+    fp_u128 sig;   /* FPK_FINITE: nonzero */
 } fp_value;
 
 typedef enum { FP_RNE, FP_RTZ, FP_RTO } fp_rounding;

@@ -34,13 +34,13 @@ uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_inf
         info = &local;
     *info = (fp_round_info){.position = FP_EXACT};
     switch (v.kind) {
-    case FP_NAN:
+    case FPK_NAN:
         return fp_default_nan(f);
-    case FP_INF:
+    case FPK_INF:
         return infinity(f, v.sign);
-    case FP_ZERO:
+    case FPK_ZERO:
         return encode(f, v.sign, 0, 0);
-    case FP_FINITE:
+    case FPK_FINITE:
         break;
     }
     int p = (int)f->precision;
@@ -107,7 +107,7 @@ bool fp_representable(const fp_format *f, fp_value v)
 {
     fp_round_info info;
     fp_round(f, v, FP_RTZ, &info);
-    return v.kind != FP_FINITE || (info.position == FP_EXACT && !info.overflow && !v.jammed);
+    return v.kind != FPK_FINITE || (info.position == FP_EXACT && !info.overflow && !v.jammed);
 }
 
 const char *fp_position_name(fp_position p)

@@ -6,9 +6,9 @@
 static const char *special(fp_value v)
 {
     switch (v.kind) {
-    case FP_NAN: return "NaN";
-    case FP_INF: return v.sign ? "-inf" : "+inf";
-    case FP_ZERO: return v.sign ? "-0" : "+0";
+    case FPK_NAN: return "NaN";
+    case FPK_INF: return v.sign ? "-inf" : "+inf";
+    case FPK_ZERO: return v.sign ? "-0" : "+0";
     default: return NULL;
     }
 }

@@ -23,7 +23,7 @@ static int unit_exp(const fp_format *fd, int m)
 /* |x| with the bits below 2^u cleared. */
 static fp_value floor_to(fp_value x, int u)
 {
-    if (x.kind != FP_FINITE || x.exp >= u)
+    if (x.kind != FPK_FINITE || x.exp >= u)
         return x;
     int shift = u - x.exp;
     fp_u128 s = shift >= 128 ? 0 : x.sig >> shift;
@@ -32,7 +32,7 @@ static fp_value floor_to(fp_value x, int u)
 
 static bool finish(fp_value y, const fp_format *fy, uint64_t *out)
 {
-    if (y.kind == FP_NAN || y.kind == FP_INF || !fp_representable(fy, y))
+    if (y.kind == FPK_NAN || y.kind == FPK_INF || !fp_representable(fy, y))
         return false;
     *out = fp_round(fy, y, FP_RNE, 0);
     return true;
@@ -86,7 +86,7 @@ static bool cancel_shape(fp_value x, const fp_format *fy, const fp_format *fd, b
 bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                 uint64_t *y)
 {
-    if (x.kind != FP_FINITE)
+    if (x.kind != FPK_FINITE)
         return false;
     int L = fp_lsb(x);
     fp_value none = fp_zero(false);

@@ -21,7 +21,7 @@ static bool is_tie(const fp_format *f, fp_value v)
 
 static bool lane_double_round(const isa_lane *l)
 {
-    if (l->product.kind != FP_FINITE || l->addend.kind == FP_NAN || l->addend.kind == FP_INF)
+    if (l->product.kind != FPK_FINITE || l->addend.kind == FPK_NAN || l->addend.kind == FPK_INF)
         return false;
     fp_value fused = fp_add(l->product, l->addend);
     if (l->dest == &fp_f32) {
@@ -45,7 +45,7 @@ uint32_t isa_trace_classes(const isa_trace *t)
             m |= 1u << GEN_TIE;
         if (near_tie(&s->info))
             m |= 1u << GEN_NEAR_TIE;
-        if (s->info.tiny && s->exact.kind == FP_FINITE)
+        if (s->info.tiny && s->exact.kind == FPK_FINITE)
             m |= 1u << GEN_SUBNORMAL;
         if (s->info.overflow)
             m |= 1u << GEN_OVERFLOW;
@@ -57,24 +57,24 @@ uint32_t isa_trace_classes(const isa_trace *t)
         for (int j = 0; j < 3; j++) {
             if (l->src_subnormal[j])
                 m |= 1u << GEN_SUBNORMAL;
-            if (l->src[j].kind != FP_FINITE)
+            if (l->src[j].kind != FPK_FINITE)
                 m |= 1u << GEN_SPECIAL;
         }
         fp_value v = l->exact;
-        if (v.kind == FP_FINITE) {
+        if (v.kind == FPK_FINITE) {
             int msb = fp_msb(v);
             if (msb < l->dest->emin + 2)
                 m |= 1u << GEN_SUBNORMAL;
             if (msb >= l->dest->emax - 1)
                 m |= 1u << GEN_OVERFLOW;
             int big = -100000;
-            if (l->product.kind == FP_FINITE)
+            if (l->product.kind == FPK_FINITE)
                 big = fp_msb(l->product);
-            if (l->addend.kind == FP_FINITE && fp_msb(l->addend) > big)
+            if (l->addend.kind == FPK_FINITE && fp_msb(l->addend) > big)
                 big = fp_msb(l->addend);
             if (msb < big - (int)l->dest->precision)
                 m |= 1u << GEN_CANCEL;
-        } else if (v.kind == FP_ZERO && l->product.kind != FP_ZERO) {
+        } else if (v.kind == FPK_ZERO && l->product.kind != FPK_ZERO) {
             m |= 1u << GEN_CANCEL;  /* exact cancellation to zero */
         }
         if (lane_double_round(l))
@@ -91,16 +91,33 @@ uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words)
     return isa_trace_classes(&t);
 }
 
-uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words)
+uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
+                           isa_trace *t)
 {
     uint32_t m = 0;
     /* A few fresh draws when a construction misses; the rate stays honest
      * because the report counts the class of the case finally kept. */
     for (int attempt = 0; attempt < 4; attempt++) {
         in->op->impl->construct(in, c, rng, words);
-        m = isa_case_classes(in, words);
+        in->op->impl->eval(in, words, out, t);
+        m = isa_trace_classes(t);
         if (m & (1u << c))
             break;
     }
     return m;
+}
+
+uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words)
+{
+    isa_trace t;
+    uint32_t out[ISA_MAX_OUT];
+    return isa_generate_eval(in, c, rng, words, out, &t);
+}
+
+int isa_trace_tie_exponent(const isa_trace *t)
+{
+    for (unsigned i = 0; i < t->n_steps; i++)
+        if (t->step[i].final && t->step[i].info.position == FP_TIE)
+            return t->step[i].info.ulp_exp;
+    return ISA_NO_EXPONENT;
 }

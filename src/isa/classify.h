@@ -9,5 +9,12 @@ uint32_t isa_trace_classes(const isa_trace *t);
 uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words);
 /* Construct one case of class c into words; returns its verified classes. */
 uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+/* The same, leaving the host outputs and the trace of the kept case. */
+uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
+                           isa_trace *t);
+/* The unit exponent of the first tie among the final roundings, for the
+ * spread report; ISA_NO_EXPONENT when none. */
+#define ISA_NO_EXPONENT (-100000)
+int isa_trace_tie_exponent(const isa_trace *t);
 
 #endif

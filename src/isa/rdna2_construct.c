@@ -121,7 +121,7 @@ static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uin
     if (!gen_addend(k, &fp_f32, s->dest, aim_of(c), r, &y))
         return false;
     fp_value yv = val(&fp_f32, y);
-    if (yv.kind != FP_FINITE)
+    if (yv.kind != FPK_FINITE)
         return false;
     int e = gen_range(r, -8, 8);
     if (c == GEN_DOUBLE_ROUND) {
@@ -217,7 +217,7 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
     if (s->fixed == 1) {
         /* b is the literal: aim a so that the product lands at the target. */
         fp_value k = val(s->fmt[1], s->fixed_bits);
-        int ek = k.kind == FP_FINITE ? fp_msb(k) : 0;
+        int ek = k.kind == FPK_FINITE ? fp_msb(k) : 0;
         v[1] = s->fixed_bits;
         v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), target - ek,
                                   budget ? (int)s->fmt[0]->precision - budget / 2 : 0);

@@ -69,9 +69,9 @@ static uint64_t omod(const isa_instance *in, const fp_format *f, uint64_t r)
     if (!m || in->param[PARAM_OMOD] == 0)
         return r;
     fp_value v = fp_decode(f, r);
-    if (v.kind == FP_NAN || v.kind == FP_INF)
+    if (v.kind == FPK_NAN || v.kind == FPK_INF)
         return r;
-    if (v.kind == FP_ZERO)
+    if (v.kind == FPK_ZERO)
         return 0;  /* +0 */
     static const int k[4] = {0, 1, 2, -1};
     v = fp_scale(v, k[m]);

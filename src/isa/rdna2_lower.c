@@ -10,6 +10,8 @@
  *    explicit flushing for the legacy forms.
  *  - exact: f64 emulation (emulate.c) that is bit-exact on any device that
  *    offers Float64, Int64 and RTE for f64. */
+#include <stddef.h>
+#include <stdio.h>
 #include "rdna2.h"
 #include "../spirv/emulate.h"
 #include "../spirv/kernel.h"

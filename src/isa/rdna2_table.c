@@ -1,6 +1,7 @@
 /* The RDNA 2 multiply-add opcodes: one row each.  Adding an opcode of an
  * existing form means adding a row here and nothing else.
  * Semantics: ../shared/spec/rdna2-fma.md (restating decision record D993). */
+#include <stddef.h>
 #include "rdna2.h"
 
 static const char *check(const isa_instance *in)

@@ -1,4 +1,5 @@
 /* See emulate.h.  f64 bit patterns are handled as 64-bit integers. */
+#include <stdio.h>
 #include "emulate.h"
 #include "kernel.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <spirv-tools/libspirv.h>
+#include <spirv/unified1/spirv.h>
 #include "tools.h"
 
 static void diagnostic(spv_diagnostic d, const char *what, char *err, size_t errn)
@@ -138,4 +139,53 @@ int spv_load_file(const char *path, spv_module *out, char *err, size_t errn)
     }
     free(buf);
     return rc;
+}
+
+/* Interface facts of a module, read with SPIRV-Tools' binary parser. */
+static spv_result_t on_inst(void *user, const spv_parsed_instruction_t *inst)
+{
+    spv_interface *f = user;
+    const uint32_t *w = inst->words;
+    switch (inst->opcode) {
+    case SpvOpEntryPoint:
+        if (w[1] == SpvExecutionModelGLCompute && inst->num_words > 3 && strcmp((const char *)&w[3], "main") == 0) {
+            f->glcompute_main = true;
+            f->main_id = w[2];
+        }
+        break;
+    case SpvOpExecutionMode:
+        if (w[2] == SpvExecutionModeLocalSize && inst->num_words >= 6)
+            f->local_size = w[3] * w[4] * w[5];
+        if (w[2] == SpvExecutionModeRoundingModeRTE || w[2] == SpvExecutionModeSignedZeroInfNanPreserve ||
+            w[2] == SpvExecutionModeDenormPreserve || w[2] == SpvExecutionModeDenormFlushToZero ||
+            w[2] == SpvExecutionModeRoundingModeRTZ) {
+            const char *name = w[2] == SpvExecutionModeRoundingModeRTE ? "RoundingModeRTE"
+                               : w[2] == SpvExecutionModeSignedZeroInfNanPreserve ? "SignedZeroInfNanPreserve"
+                               : w[2] == SpvExecutionModeDenormPreserve ? "DenormPreserve"
+                               : w[2] == SpvExecutionModeDenormFlushToZero ? "DenormFlushToZero"
+                                                                            : "RoundingModeRTZ";
+            size_t len = strlen(f->declared);
+            snprintf(f->declared + len, sizeof f->declared - len, "%s%s %u", len ? "; " : "", name, w[3]);
+        }
+        break;
+    case SpvOpDecorate:
+        if (w[2] == SpvDecorationBinding && w[3] < 2)
+            f->binding[w[3]] = true;
+        break;
+    case SpvOpVariable:
+        if (w[3] == SpvStorageClassPushConstant)
+            f->push_constant = true;
+        break;
+    default:
+        break;
+    }
+    return SPV_SUCCESS;
+}
+
+void spv_scan_interface(const spv_module *m, spv_interface *f)
+{
+    memset(f, 0, sizeof *f);
+    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_3);
+    spvBinaryParse(ctx, f, m->words, m->count, NULL, on_inst, NULL);
+    spvContextDestroy(ctx);
 }

@@ -2,6 +2,7 @@
 #ifndef TIEFUZZ_SPV_TOOLS_H
 #define TIEFUZZ_SPV_TOOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,16 @@ char *spv_disassemble(const spv_module *m);
 void spv_module_free(spv_module *m);
 /* Read a .spv (binary) or .spvasm (text) file; 0 or -1 with err. */
 int spv_load_file(const char *path, spv_module *out, char *err, size_t errn);
+
+/* What a compute module offers at its interface (for --shader). */
+typedef struct {
+    bool glcompute_main;
+    uint32_t main_id;
+    unsigned local_size;
+    bool binding[2];
+    bool push_constant;
+    char declared[160];   /* its float-control execution modes */
+} spv_interface;
+void spv_scan_interface(const spv_module *m, spv_interface *out);
 
 #endif

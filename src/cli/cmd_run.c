@@ -1,0 +1,104 @@
+/* tiefuzz run: the campaign. */
+#include <stdio.h>
+#include <string.h>
+#include "options.h"
+#include "engine/campaign.h"
+
+static const char help[] =
+    "usage: tiefuzz run [OP-GLOB...] [--device SEL] [--lowering direct|exact] [--gen CLASS,...] [--seed N]\n"
+    "                   [--cases N | --time DURATION] [--json FILE] [--quiet] [--shader FILE]\n"
+    "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
+    "                   [--show N] [--keep N] [--strict-nan] [--validate]\n"
+    "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
+    "--cases is per op; --time is for all ops together, shared evenly.\n"
+    "Exit: 0 no disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
+
+int cmd_run(int argc, char **argv)
+{
+    cli_args a = {argc, argv, 1, "run", false};
+    eng_options o;
+    eng_options_default(&o);
+    const char *globs[64];
+    unsigned n_globs = 0;
+    const char *v;
+    bool have_cases = false, have_time = false;
+    while (a.i < argc && !a.failed) {
+        if (cli_flag(&a, "--help")) {
+            fputs(help, stdout);
+            return 0;
+        } else if (cli_flag(&a, "--quiet"))
+            o.quiet = true;
+        else if (cli_flag(&a, "--validate"))
+            o.validation = true;
+        else if (cli_flag(&a, "--strict-nan"))
+            o.strict_nan = true;
+        else if ((v = cli_value(&a, "--device")))
+            o.device = v;
+        else if ((v = cli_value(&a, "--lowering"))) {
+            int l = isa_lowering_parse(v);
+            if (l < 0)
+                return cli_fail("run", "--lowering '%s': expected direct or exact", v);
+            o.lowering = (isa_lowering)l;
+        } else if ((v = cli_value(&a, "--gen"))) {
+            const char *bad;
+            int n = gen_class_list_parse(v, o.classes, &bad);
+            if (n <= 0)
+                return cli_fail("run", "--gen: unknown class '%s' (tie near-tie double-round subnormal overflow "
+                                "cancel special random all)", n < 0 ? bad : v);
+            o.n_classes = (unsigned)n;
+        } else if ((v = cli_value(&a, "--seed"))) {
+            if (!cli_parse_u64(v, &o.seed))
+                return cli_fail("run", "--seed '%s': expected a number", v);
+        } else if ((v = cli_value(&a, "--cases"))) {
+            if (!cli_parse_u64(v, &o.cases) || !o.cases)
+                return cli_fail("run", "--cases '%s': expected a positive number", v);
+            have_cases = true;
+        } else if ((v = cli_value(&a, "--time"))) {
+            if (!cli_parse_duration(v, &o.seconds) || o.seconds <= 0)
+                return cli_fail("run", "--time '%s': expected a duration such as 90s, 5m or 1h", v);
+            have_time = true;
+        } else if ((v = cli_value(&a, "--json")))
+            o.json_path = v;
+        else if ((v = cli_value(&a, "--shader")))
+            o.shader_path = v;
+        else if ((v = cli_value(&a, "--ctrl")))
+            o.ctrl_text = v;
+        else if ((v = cli_value(&a, "--param")))
+            o.param_text = v;
+        else if ((v = cli_value(&a, "--batch"))) {
+            uint64_t b;
+            if (!cli_parse_u64(v, &b) || b < 1 || b > (1u << 22))
+                return cli_fail("run", "--batch '%s': expected 1 to 4194304 tuples", v);
+            o.batch = (unsigned)b;
+        } else if ((v = cli_value(&a, "--timeout"))) {
+            double s;
+            if (!cli_parse_duration(v, &s) || s <= 0)
+                return cli_fail("run", "--timeout '%s': expected a duration", v);
+            o.timeout_ms = (unsigned)(s * 1000);
+        } else if ((v = cli_value(&a, "--show"))) {
+            uint64_t n;
+            if (!cli_parse_u64(v, &n))
+                return cli_fail("run", "--show '%s': expected a number", v);
+            o.show = (unsigned)n;
+        } else if ((v = cli_value(&a, "--keep"))) {
+            uint64_t n;
+            if (!cli_parse_u64(v, &n) || n > 1000000)
+                return cli_fail("run", "--keep '%s': expected a number up to 1000000", v);
+            o.keep = (unsigned)n;
+        } else if (a.failed)
+            break;
+        else if (argv[a.i][0] == '-')
+            return cli_fail("run", "unknown option '%s'", argv[a.i]);
+        else if (n_globs < 64)
+            globs[n_globs++] = argv[a.i++];
+        else
+            return cli_fail("run", "too many op globs");
+    }
+    if (a.failed)
+        return 2;
+    if (have_cases && have_time)
+        return cli_fail("run", "give --cases or --time, not both");
+    o.globs = globs;
+    o.n_globs = n_globs;
+    return eng_run(&o);
+}

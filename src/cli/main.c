@@ -1,0 +1,42 @@
+/* tiefuzz: a differential fuzzer for GPU arithmetic translated to SPIR-V. */
+#include <stdio.h>
+#include <string.h>
+#include "options.h"
+
+static const char usage[] =
+    "usage: tiefuzz COMMAND [ARGS]\n"
+    "\n"
+    "  ops [--json]                 every instruction, its tuple layout, controls and parameters\n"
+    "  devices [--json]             the Vulkan devices and the features that matter here\n"
+    "  eval OP [opts] WORD...       the host model on one tuple (--explain, --batch FILE|-)\n"
+    "  gen OP [opts]                generated tuples, one a line, in eval --batch format\n"
+    "  run [OP-GLOB...] [opts]      the campaign: device vs host, bit for bit\n"
+    "  shader OP [opts]             the built-in translation as SPIR-V assembly\n"
+    "\n"
+    "'tiefuzz COMMAND --help' shows a command's options; the README has the details.\n"
+    "Exit status: 0 agree, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        puts("tiefuzz 0.1.0");
+        return 0;
+    }
+    int rc = cli_check_fp_environment();
+    if (rc)
+        return rc;
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
+                    {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader}};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "tiefuzz: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}

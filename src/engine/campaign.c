@@ -1,0 +1,637 @@
+/* The campaign loop.
+ *
+ * Cases are made per index from (seed, op, index), so the same seed gives
+ * the same cases whatever the batch size.  Two batches are in flight: while
+ * the device runs one, the host generates and evaluates the next. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "campaign.h"
+#include "compare.h"
+#include "explain.h"
+#include "module.h"
+#include "io/json.h"
+#include "isa/classify.h"
+#include "vk/runner.h"
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void eng_options_default(eng_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->lowering = LOWERING_DIRECT;
+    for (int i = 0; i < GEN_CLASS_COUNT; i++)
+        o->classes[i] = (gen_class)i;
+    o->n_classes = GEN_CLASS_COUNT;
+    o->seed = 1;
+    o->seconds = 60;
+    o->batch = 65536;
+    o->timeout_ms = 20000;
+    o->keep = 100;
+    o->show = 1;
+}
+
+int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad)
+{
+    unsigned count = 0;
+    for (unsigned i = 0; i < isa_op_count() && count < max; i++) {
+        const isa_op *op = isa_op_at(i);
+        bool take = n == 0 && op->translated;
+        for (unsigned g = 0; g < n; g++)
+            if (isa_glob_match(globs[g], op->name) || (strchr(op->name, '.') && isa_glob_match(globs[g], strchr(op->name, '.') + 1)))
+                take = true;
+        if (take)
+            out[count++] = op;
+    }
+    for (unsigned g = 0; g < n; g++) {
+        bool any = false;
+        for (unsigned i = 0; i < count; i++)
+            if (isa_glob_match(globs[g], out[i]->name) ||
+                (strchr(out[i]->name, '.') && isa_glob_match(globs[g], strchr(out[i]->name, '.') + 1)))
+                any = true;
+        if (!any) {
+            *bad = globs[g];
+            return -1;
+        }
+    }
+    return (int)count;
+}
+
+static uint64_t op_stream(const isa_op *op) { return XXH64(op->name, strlen(op->name), 0); }
+
+static uint32_t literal_for(gen_class c, gen_rng *r)
+{
+    switch (c) {
+    case GEN_RANDOM: return (uint32_t)gen_next(r);
+    case GEN_SPECIAL: return (uint32_t)gen_special(&fp_f32, r);
+    case GEN_SUBNORMAL: return (uint32_t)gen_near_subnormal(&fp_f32, r);
+    case GEN_OVERFLOW: return (uint32_t)gen_value_with_exp(&fp_f32, r, gen_coin(r), gen_range(r, 120, 127), 0);
+    default:
+        return (uint32_t)gen_value_with_exp(&fp_f32, r, gen_coin(r), gen_range(r, -20, 20),
+                                            gen_below(r, 2) ? 0 : gen_range(r, 0, 23));
+    }
+}
+
+void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+                        const gen_class *classes, unsigned n_classes, isa_instance *out)
+{
+    *out = *tmpl;
+    gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x636f6e74726f6cull, block);
+    /* Block 0 is the plain encoding; later blocks fuzz the controls half the time. */
+    if (!fixed_ctrl && block > 0 && gen_coin(&r))
+        isa_random_controls(out, &r);
+    if (!fixed_k && tmpl->op->ctrl_limit[CTRL_K])
+        out->ctrl[CTRL_K] = literal_for(classes[gen_below(&r, n_classes)], &r);
+}
+
+uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
+                       unsigned n_classes, uint32_t *words, uint32_t *host, void *trace)
+{
+    gen_rng r = gen_rng_for(seed, op_stream(in->op), index);
+    gen_class c = classes[index % n_classes];
+    return isa_generate_eval(in, c, &r, words, host, trace);
+}
+
+/* ---- per-op bookkeeping ---- */
+
+typedef struct {
+    uint64_t index;
+    isa_instance in;
+    uint32_t words[ISA_MAX_IN], host[ISA_MAX_OUT], device[ISA_MAX_OUT];
+} finding;
+
+#define EXP_RANGE 2400
+typedef struct {
+    const isa_op *op;
+    uint64_t cases, disagreements;
+    uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
+    uint8_t tie_exps[EXP_RANGE / 8];
+    unsigned n_exps;
+    double seconds;
+    char declared[160];
+    char skipped[512];
+    finding *kept;
+    unsigned n_kept;
+} op_report;
+
+typedef struct {
+    isa_instance in;
+    bool have_module;
+    eng_module module;
+    char module_error[512];
+    struct { uint32_t k; void *pipeline; } pipes[8];
+    unsigned n_pipes;
+} module_entry;
+
+typedef struct {
+    const eng_options *o;
+    vkd_device *dev;
+    module_entry *modules;
+    unsigned n_modules, cap_modules;
+    eng_module user;
+    bool have_user;
+} run_state;
+
+static bool same_shape(const isa_instance *a, const isa_instance *b)
+{
+    if (a->op != b->op || memcmp(a->param, b->param, sizeof a->param))
+        return false;
+    for (int i = 0; i < CTRL_COUNT; i++)
+        if (i != CTRL_K && a->ctrl[i] != b->ctrl[i])
+            return false;
+    return true;
+}
+
+/* The pipeline for an instance: modules are cached per controls shape, and
+ * pipelines per literal value (a specialization constant). */
+static void *pipeline_for(run_state *s, vkr_batch *batch, const isa_instance *in, char *err, size_t errn,
+                          const char **declared)
+{
+    module_entry *m = NULL;
+    for (unsigned i = 0; i < s->n_modules; i++)
+        if (same_shape(&s->modules[i].in, in))
+            m = &s->modules[i];
+    if (!m) {
+        if (s->n_modules == s->cap_modules) {
+            s->cap_modules = s->cap_modules ? s->cap_modules * 2 : 16;
+            s->modules = realloc(s->modules, s->cap_modules * sizeof *s->modules);
+        }
+        m = &s->modules[s->n_modules++];
+        memset(m, 0, sizeof *m);
+        m->in = *in;
+        if (s->have_user) {
+            m->module = s->user;
+            m->have_module = true;
+        } else {
+            char *big = malloc(1 << 20);
+            if (eng_module_build(in, s->o->lowering, vkd_device_info(s->dev), &m->module, big, 1 << 20) == 0)
+                m->have_module = true;
+            else {
+                /* A validation failure carries the module text: show it once. */
+                if (strchr(big, '\n'))
+                    fprintf(stderr, "tiefuzz: %s\n", big);
+                snprintf(m->module_error, sizeof m->module_error, "%.*s", (int)strcspn(big, "\n"), big);
+            }
+            free(big);
+        }
+    }
+    if (!m->have_module) {
+        snprintf(err, errn, "%s", m->module_error);
+        return NULL;
+    }
+    *declared = m->module.declared;
+    uint32_t k = in->ctrl[CTRL_K];
+    for (unsigned i = 0; i < m->n_pipes; i++)
+        if (m->pipes[i].k == k)
+            return m->pipes[i].pipeline;
+    unsigned slot;
+    if (m->n_pipes < 8) {
+        slot = m->n_pipes++;
+    } else {
+        /* Evict one; the batch in flight may still use it, so let it finish. */
+        slot = k % 8;
+        vkDeviceWaitIdle(vkd_handle(s->dev));
+        vkr_pipeline_destroy(s->dev, m->pipes[slot].pipeline);
+    }
+    void *p = vkr_pipeline_create(s->dev, batch, m->module.spv.words, m->module.spv.count, &k,
+                                  in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size, err, errn);
+    m->pipes[slot].k = k;
+    m->pipes[slot].pipeline = p;
+    return p;
+}
+
+static void free_modules(run_state *s)
+{
+    for (unsigned i = 0; i < s->n_modules; i++) {
+        for (unsigned j = 0; j < s->modules[i].n_pipes; j++)
+            vkr_pipeline_destroy(s->dev, s->modules[i].pipes[j].pipeline);
+        if (s->modules[i].have_module && !s->have_user)
+            eng_module_free(&s->modules[i].module);
+    }
+    free(s->modules);
+    s->modules = NULL;
+    s->n_modules = s->cap_modules = 0;
+}
+
+/* One batch slot: cases [start, start+count) of one instance. */
+typedef struct {
+    vkr_batch *batch;
+    uint32_t *words, *host;
+    uint64_t start;
+    unsigned count;
+    isa_instance in;
+    bool busy;
+} slot;
+
+static void note_classes(op_report *r, gen_class c, uint32_t mask, const isa_trace *t)
+{
+    r->generated[c]++;
+    if (mask & (1u << c))
+        r->verified[c]++;
+    if (mask & (1u << GEN_TIE)) {
+        r->ties[c]++;
+        int e = isa_trace_tie_exponent(t) + EXP_RANGE / 2;
+        if (e >= 0 && e < EXP_RANGE && !(r->tie_exps[e / 8] & (1u << (e % 8)))) {
+            r->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
+            r->n_exps++;
+        }
+    }
+}
+
+static void fill(run_state *s, op_report *r, slot *sl)
+{
+    const eng_options *o = s->o;
+    const isa_op *op = sl->in.op;
+    isa_trace t;
+    for (unsigned i = 0; i < sl->count; i++) {
+        uint64_t idx = sl->start + i;
+        uint32_t m = eng_make_case(&sl->in, o->seed, idx, o->classes, o->n_classes, sl->words + (size_t)i * op->n_in,
+                                   sl->host + (size_t)i * op->n_out, &t);
+        note_classes(r, o->classes[idx % o->n_classes], m, &t);
+    }
+    memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
+}
+
+static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
+{
+    const eng_options *o = s->o;
+    const isa_op *op = sl->in.op;
+    const uint32_t *dev = vkr_batch_output(sl->batch);
+    unsigned n = eng_compare_buffers(op, sl->host, dev, sl->count, o->strict_nan, bad);
+    r->cases += sl->count;
+    if (!n)
+        return;
+    for (unsigned i = 0; i < sl->count; i++) {
+        if (!bad[i])
+            continue;
+        if (r->disagreements < o->show && !o->quiet) {
+            fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", op->name,
+                    (unsigned long long)(sl->start + i), (unsigned long long)o->seed);
+            eng_explain(stderr, &sl->in, sl->words + (size_t)i * op->n_in, dev + (size_t)i * op->n_out, "  ");
+        }
+        r->disagreements++;
+        if (r->n_kept < o->keep) {
+            finding *f = &r->kept[r->n_kept++];
+            f->index = sl->start + i;
+            f->in = sl->in;
+            memcpy(f->words, sl->words + (size_t)i * op->n_in, op->n_in * 4);
+            memcpy(f->host, sl->host + (size_t)i * op->n_out, op->n_out * 4);
+            memcpy(f->device, dev + (size_t)i * op->n_out, op->n_out * 4);
+        }
+    }
+}
+
+static void status_line(const op_report *r, double started, double deadline, bool time_bound)
+{
+    double t = now();
+    double rate = t > started ? (double)r->cases / (t - started) : 0;
+    fprintf(stderr, "\r\033[K%-24s %12llu cases %10.0f/s %6llu disagreements", r->op->name,
+            (unsigned long long)r->cases, rate, (unsigned long long)r->disagreements);
+    if (time_bound)
+        fprintf(stderr, "  %5.1fs left", deadline > t ? deadline - t : 0);
+    fflush(stderr);
+}
+
+static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
+                  double deadline, slot slots[2], uint8_t *bad)
+{
+    const eng_options *o = s->o;
+    bool time_bound = o->cases == 0;
+    uint64_t total = time_bound ? UINT64_MAX : o->cases;
+    uint64_t next = 0;
+    double started = now(), last_status = 0;
+    bool tty = isatty(2) && !o->quiet;
+    char err[600];
+    int cur = 0;
+    for (;;) {
+        /* Prepare and submit the next batch into the free slot. */
+        slot *sl = &slots[cur];
+        bool more = next < total && !interrupted && !(time_bound && now() >= deadline);
+        if (more) {
+            uint64_t block = next / ENG_BLOCK;
+            uint64_t end = (block + 1) * ENG_BLOCK;
+            if (end > total)
+                end = total;
+            uint64_t count = end - next;
+            if (count > o->batch)
+                count = o->batch;
+            eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, o->classes, o->n_classes, &sl->in);
+            const char *declared = "";
+            void *pipe = pipeline_for(s, sl->batch, &sl->in, err, sizeof err, &declared);
+            if (!pipe) {
+                snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
+                break;
+            }
+            snprintf(r->declared, sizeof r->declared, "%s", declared);
+            sl->start = next;
+            sl->count = (unsigned)count;
+            fill(s, r, sl);
+            if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err)) {
+                fprintf(stderr, "\ntiefuzz: %s\n", err);
+                return EXIT_NO_DEVICE;
+            }
+            sl->busy = true;
+            next += count;
+        }
+        /* Collect the other slot's results. */
+        slot *prev = &slots[cur ^ 1];
+        if (prev->busy) {
+            if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err)) {
+                fprintf(stderr, "\ntiefuzz: %s\n", err);
+                return EXIT_NO_DEVICE;
+            }
+            prev->busy = false;
+            check(s, r, prev, bad);
+        }
+        if (tty && now() - last_status > 0.25) {
+            status_line(r, started, deadline, time_bound);
+            last_status = now();
+        }
+        if (!more && !slots[cur].busy && !prev->busy)
+            break;
+        cur ^= 1;
+    }
+    /* A slot submitted last may still be running (the loop ends on the other). */
+    for (int i = 0; i < 2; i++)
+        if (slots[i].busy) {
+            if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err)) {
+                fprintf(stderr, "\ntiefuzz: %s\n", err);
+                return EXIT_NO_DEVICE;
+            }
+            slots[i].busy = false;
+            check(s, r, &slots[i], bad);
+        }
+    r->seconds = now() - started;
+    if (tty)
+        fprintf(stderr, "\r\033[K");
+    return EXIT_AGREE;
+}
+
+/* ---- reports ---- */
+
+static void print_summary(FILE *f, const eng_options *o, op_report *reports, unsigned n)
+{
+    fprintf(f, "\n%-24s %12s %13s %11s  %s\n", "op", "cases", "disagreements", "cases/s", "achieved class rates");
+    for (unsigned i = 0; i < n; i++) {
+        op_report *r = &reports[i];
+        if (r->skipped[0] && !r->cases) {
+            fprintf(f, "%-24s SKIPPED: %s\n", r->op->name, r->skipped);
+            continue;
+        }
+        fprintf(f, "%-24s %12llu %13llu %11.0f ", r->op->name, (unsigned long long)r->cases,
+                (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0);
+        bool seen[GEN_CLASS_COUNT] = {false};
+        for (unsigned c = 0; c < o->n_classes; c++) {
+            gen_class k = o->classes[c];
+            if (seen[k] || !r->generated[k])
+                continue;
+            seen[k] = true;
+            double rate = 100.0 * (double)r->verified[k] / (double)r->generated[k];
+            if (k == GEN_RANDOM)
+                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->ties[k] / (double)r->generated[k]);
+            else
+                fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
+            if (k == GEN_TIE)
+                fprintf(f, " (%u exps)", r->n_exps);
+        }
+        fprintf(f, "\n");
+        if (r->skipped[0])
+            fprintf(f, "%-24s stopped: %s\n", "", r->skipped);
+    }
+}
+
+typedef struct {
+    const eng_options *o;
+    const vkd_info *dev;
+    op_report *reports;
+    unsigned n;
+} json_ctx;
+
+static void write_json(FILE *f, void *ctx)
+{
+    json_ctx *c = ctx;
+    io_json j;
+    char buf[256], ver[32];
+    json_begin(&j, f);
+    json_object(&j, NULL);
+    json_string(&j, "tool", "tiefuzz");
+    json_uint(&j, "format", 1);
+    json_object(&j, "device");
+    json_string(&j, "name", c->dev->name);
+    json_string(&j, "driver", c->dev->driver_name);
+    json_string(&j, "driver_info", c->dev->driver_info);
+    json_uint(&j, "driver_version", c->dev->driver_version);
+    json_string(&j, "api_version", vkd_version_text(c->dev->api_version, ver, sizeof ver));
+    json_end_object(&j);
+    json_string(&j, "lowering", c->o->shader_path ? "user-shader" : isa_lowering_name(c->o->lowering));
+    json_uint(&j, "seed", c->o->seed);
+    json_array(&j, "ops");
+    for (unsigned i = 0; i < c->n; i++) {
+        op_report *r = &c->reports[i];
+        json_object(&j, NULL);
+        json_string(&j, "op", r->op->name);
+        json_uint(&j, "cases", r->cases);
+        json_uint(&j, "disagreements", r->disagreements);
+        json_double(&j, "seconds", r->seconds);
+        json_string(&j, "declared", r->declared);
+        json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
+        json_object(&j, "classes");
+        for (int k = 0; k < GEN_CLASS_COUNT; k++) {
+            if (!r->generated[k])
+                continue;
+            json_object(&j, gen_class_name((gen_class)k));
+            json_uint(&j, "generated", r->generated[k]);
+            json_uint(&j, "verified", r->verified[k]);
+            json_double(&j, "rate", (double)r->verified[k] / (double)r->generated[k]);
+            json_double(&j, "tie_rate", (double)r->ties[k] / (double)r->generated[k]);
+            json_end_object(&j);
+        }
+        json_end_object(&j);
+        json_uint(&j, "tie_exponents", r->n_exps);
+        json_array(&j, "disagreements_kept");
+        for (unsigned k = 0; k < r->n_kept; k++) {
+            finding *fd = &r->kept[k];
+            json_object(&j, NULL);
+            json_uint(&j, "case", fd->index);
+            json_string(&j, "controls", isa_controls_text(&fd->in, buf, sizeof buf));
+            json_string(&j, "params", isa_params_text(&fd->in, buf, sizeof buf));
+            json_hex_words(&j, "input", fd->words, r->op->n_in);
+            json_hex_words(&j, "host", fd->host, r->op->n_out);
+            json_hex_words(&j, "device", fd->device, r->op->n_out);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+}
+
+int eng_run(const eng_options *o)
+{
+    const isa_op *ops[256];
+    const char *bad = NULL;
+    int n = eng_select_ops(o->globs, o->n_globs, ops, 256, &bad);
+    if (n < 0) {
+        fprintf(stderr, "tiefuzz run: no op matches '%s' (see 'tiefuzz ops')\n", bad);
+        return EXIT_USAGE;
+    }
+    if (o->shader_path && n != 1) {
+        fprintf(stderr, "tiefuzz run: --shader needs exactly one op; %d match\n", n);
+        return EXIT_USAGE;
+    }
+    /* Templates first, so a bad --ctrl or --param fails before the device opens. */
+    isa_instance *tmpl = calloc((size_t)n, sizeof *tmpl);
+    unsigned usable = 0;
+    for (int i = 0; i < n; i++) {
+        isa_instance_default(&tmpl[i], ops[i]);
+        const char *e = NULL;
+        if (o->ctrl_text && (e = isa_parse_controls(&tmpl[i], o->ctrl_text))) {
+            fprintf(stderr, "tiefuzz run: --ctrl: %s\n", e);
+            free(tmpl);
+            return EXIT_USAGE;
+        }
+        if (o->param_text && (e = isa_parse_params(&tmpl[i], o->param_text))) {
+            fprintf(stderr, "tiefuzz run: --param: %s\n", e);
+            free(tmpl);
+            return EXIT_USAGE;
+        }
+        if (ops[i]->translated)
+            usable++;
+    }
+    if (!usable) {
+        fprintf(stderr, "tiefuzz run: %s is not translated (decision record D993): nothing to run on a device; "
+                "'tiefuzz eval' has its host model\n", ops[0]->name);
+        free(tmpl);
+        return EXIT_USAGE;
+    }
+    char err[4096];
+    vkd_device *dev = vkd_open(o->device, o->validation, err, sizeof err);
+    if (!dev) {
+        fprintf(stderr, "tiefuzz run: %s\n", err);
+        free(tmpl);
+        return EXIT_NO_DEVICE;
+    }
+    run_state s = {.o = o, .dev = dev};
+    if (o->shader_path) {
+        static char big[1 << 16];
+        if (eng_module_load(o->shader_path, vkd_device_info(dev), &s.user, big, sizeof big)) {
+            fprintf(stderr, "tiefuzz run: --shader %s\n", big);
+            vkd_close(dev);
+            free(tmpl);
+            return EXIT_USAGE;
+        }
+        s.have_user = true;
+    }
+    op_report *reports = calloc((size_t)n, sizeof *reports);
+    unsigned max_in = 0, max_out = 0;
+    for (int i = 0; i < n; i++) {
+        max_in = ops[i]->n_in > max_in ? ops[i]->n_in : max_in;
+        max_out = ops[i]->n_out > max_out ? ops[i]->n_out : max_out;
+    }
+    slot slots[2] = {{0}};
+    for (int i = 0; i < 2; i++) {
+        slots[i].batch = vkr_batch_create(dev, o->batch, max_in, max_out, err, sizeof err);
+        if (!slots[i].batch) {
+            fprintf(stderr, "tiefuzz run: %s\n", err);
+            vkd_close(dev);
+            return EXIT_NO_DEVICE;
+        }
+        slots[i].words = malloc((size_t)o->batch * max_in * 4);
+        slots[i].host = malloc((size_t)o->batch * max_out * 4);
+    }
+    uint8_t *bad_flags = malloc(o->batch);
+    struct sigaction sa = {.sa_handler = on_sigint}, old;
+    sigaction(SIGINT, &sa, &old);
+    if (!o->quiet)
+        fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(dev)->name,
+                vkd_device_info(dev)->driver_name, o->shader_path ? "user shader" : isa_lowering_name(o->lowering),
+                (unsigned long long)o->seed);
+    int status = EXIT_AGREE;
+    double t0 = now();
+    unsigned done = 0;
+    bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
+    for (int i = 0; i < n && !interrupted; i++) {
+        op_report *r = &reports[i];
+        r->op = ops[i];
+        r->kept = calloc(o->keep ? o->keep : 1, sizeof *r->kept);
+        if (!ops[i]->translated) {
+            snprintf(r->skipped, sizeof r->skipped, "not translated (decision record D993)");
+            continue;
+        }
+        bool fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k=");
+        double deadline = t0 + o->seconds * (double)(done + 1) / (double)usable;
+        int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
+        done++;
+        if (rc) {
+            status = rc;
+            break;
+        }
+        if (!s.have_user)
+            free_modules(&s);
+    }
+    for (int i = 0; i < n; i++)
+        if (!reports[i].op)
+            reports[i].op = ops[i];
+    sigaction(SIGINT, &old, NULL);
+    print_summary(stdout, o, reports, (unsigned)n);
+    uint64_t total_dis = 0;
+    for (int i = 0; i < n; i++)
+        total_dis += reports[i].disagreements;
+    if (interrupted)
+        fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
+    if (o->json_path) {
+        json_ctx jc = {o, vkd_device_info(dev), reports, (unsigned)n};
+        if (io_write_atomic(o->json_path, write_json, &jc)) {
+            fprintf(stderr, "tiefuzz run: cannot write --json %s\n", o->json_path);
+            if (status == EXIT_AGREE)
+                status = EXIT_USAGE;
+        }
+    }
+    unsigned verrs = vkd_validation_errors(dev);
+    if (verrs)
+        fprintf(stderr, "tiefuzz: %u validation-layer errors\n", verrs);
+    bool all_skipped = true;
+    for (int i = 0; i < n; i++)
+        if (reports[i].cases)
+            all_skipped = false;
+    if (status == EXIT_AGREE && total_dis)
+        status = EXIT_DISAGREE;
+    if (status == EXIT_AGREE && all_skipped && !interrupted)
+        status = EXIT_NO_DEVICE;  /* nothing could run on this device */
+    if (status == EXIT_AGREE && verrs)
+        status = EXIT_INTERNAL;
+    free_modules(&s);
+    if (s.have_user)
+        eng_module_free(&s.user);
+    for (int i = 0; i < 2; i++) {
+        vkr_batch_destroy(dev, slots[i].batch);
+        free(slots[i].words);
+        free(slots[i].host);
+    }
+    for (int i = 0; i < n; i++)
+        free(reports[i].kept);
+    free(reports);
+    free(bad_flags);
+    free(tmpl);
+    vkd_close(dev);
+    return status;
+}

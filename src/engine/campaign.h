@@ -1,0 +1,52 @@
+/* engine/campaign: generate, dispatch, evaluate, compare, report. */
+#ifndef TIEFUZZ_ENGINE_CAMPAIGN_H
+#define TIEFUZZ_ENGINE_CAMPAIGN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "isa/isa.h"
+
+/* Exit statuses, documented in the README. */
+enum { EXIT_AGREE = 0, EXIT_DISAGREE = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_INTERNAL = 4 };
+
+typedef struct {
+    const char *const *globs;
+    unsigned n_globs;
+    const char *device;          /* SEL, or NULL for the default */
+    bool validation;
+    isa_lowering lowering;
+    gen_class classes[64];
+    unsigned n_classes;
+    uint64_t seed;
+    uint64_t cases;              /* per op; 0: time-bound */
+    double seconds;              /* all ops together, when cases == 0 */
+    const char *json_path;
+    bool quiet;
+    const char *shader_path;     /* the user's module for the single op */
+    const char *ctrl_text;       /* fixed controls, or NULL to fuzz them */
+    const char *param_text;
+    unsigned batch;              /* tuples per dispatch */
+    unsigned timeout_ms;         /* per batch */
+    unsigned keep;               /* disagreements kept per op for --json */
+    unsigned show;               /* disagreements explained on stderr per op */
+    bool strict_nan;
+} eng_options;
+
+void eng_options_default(eng_options *o);
+int eng_run(const eng_options *o);
+
+/* Select ops by glob (all translated ops when n == 0).  Returns the count,
+ * or -1 with the bad glob in *bad. */
+int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad);
+
+/* The instance used for cases [block * ENG_BLOCK, (block+1) * ENG_BLOCK):
+ * controls and K depend on the seed and the block only, never on the batch
+ * size.  fixed_ctrl keeps the template's controls. */
+#define ENG_BLOCK 65536u
+void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+                        const gen_class *classes, unsigned n_classes, isa_instance *out);
+/* Case i of an op: its class and its words (and host outputs). */
+uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
+                       unsigned n_classes, uint32_t *words, uint32_t *host, void *trace);
+
+#endif

@@ -1,0 +1,106 @@
+/* Building, loading and checking compute modules. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "module.h"
+#include "spirv/kernel.h"
+
+typedef struct {
+    const isa_instance *in;
+    isa_lowering l;
+} body_ctx;
+
+static const char *body(void *ctx, spv_builder *b, const unsigned *in_words, unsigned *out_words, unsigned *needs)
+{
+    body_ctx *c = ctx;
+    const char *why = c->in->op->impl->lower(c->in, c->l, b, in_words, out_words);
+    if (c->l == LOWERING_EXACT)
+        *needs |= SB_NEED_RTE64 | SB_NEED_SZINP64;
+    return why;
+}
+
+static const char *build_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
+{
+    if (!in->op->translated)
+        return "this op is not translated (decision record D993); only its host model exists";
+    body_ctx c = {in, l};
+    return spv_kernel_build(in->op->n_in, in->op->n_out, &dev->caps, body, &c, k);
+}
+
+char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn)
+{
+    spv_kernel k;
+    const char *why = build_text(in, l, dev, &k);
+    if (why) {
+        snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
+        return NULL;
+    }
+    return k.text;
+}
+
+int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev, eng_module *out, char *err,
+                     size_t errn)
+{
+    memset(out, 0, sizeof *out);
+    spv_kernel k;
+    const char *why = build_text(in, l, dev, &k);
+    if (why) {
+        snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
+        return -1;
+    }
+    char msg[1024];
+    if (spv_assemble(k.text, &out->spv, msg, sizeof msg)) {
+        snprintf(err, errn, "%s: the generated module does not assemble (a tiefuzz bug): %s\n%s", in->op->name, msg,
+                 k.text);
+        spv_kernel_free(&k);
+        return -1;
+    }
+    if (spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
+        snprintf(err, errn, "%s: the generated module fails validation (a tiefuzz bug): %s\n%s", in->op->name, msg,
+                 k.text);
+        spv_kernel_free(&k);
+        spv_module_free(&out->spv);
+        return -1;
+    }
+    out->local_size = SPV_LOCAL_SIZE;
+    snprintf(out->declared, sizeof out->declared, "%s", k.declared);
+    spv_kernel_free(&k);
+    return 0;
+}
+
+int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn)
+{
+    memset(out, 0, sizeof *out);
+    char msg[1024];
+    if (spv_load_file(path, &out->spv, msg, sizeof msg)) {
+        snprintf(err, errn, "%s", msg);
+        return -1;
+    }
+    if (spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
+        char *dis = spv_disassemble(&out->spv);
+        snprintf(err, errn, "%s: %s\n%s", path, msg, dis ? dis : "");
+        free(dis);
+        spv_module_free(&out->spv);
+        return -1;
+    }
+    spv_interface f;
+    spv_scan_interface(&out->spv, &f);
+    const char *why = !f.glcompute_main ? "no GLCompute entry point named \"main\""
+                      : !f.local_size   ? "no LocalSize execution mode (LocalSizeId is not supported)"
+                      : !f.binding[0]   ? "nothing decorated Binding 0 (the input words)"
+                      : !f.binding[1]   ? "nothing decorated Binding 1 (the output words)"
+                      : !f.push_constant ? "no push-constant block (the tuple count, a uint at offset 0)"
+                                         : NULL;
+    if (why) {
+        snprintf(err, errn, "%s: does not fit the tiefuzz shader interface: %s (see README, 'Bring your own "
+                 "shader')", path, why);
+        spv_module_free(&out->spv);
+        return -1;
+    }
+    out->local_size = f.local_size;
+    out->user = true;
+    snprintf(out->declared, sizeof out->declared, "%s", f.declared[0] ? f.declared : "none");
+    return 0;
+}
+
+void eng_module_free(eng_module *m) { spv_module_free(&m->spv); }

@@ -1,0 +1,27 @@
+/* engine/module: the compute module for an op instance (built in, or the
+ * user's own translation), assembled and validated before use. */
+#ifndef TIEFUZZ_ENGINE_MODULE_H
+#define TIEFUZZ_ENGINE_MODULE_H
+
+#include "isa/isa.h"
+#include "spirv/tools.h"
+#include "vk/device.h"
+
+typedef struct {
+    spv_module spv;
+    unsigned local_size;
+    char declared[160];   /* the float controls it declares */
+    bool user;            /* from --shader */
+} eng_module;
+
+/* Build the built-in module for an instance.  Returns 0, or -1 with a
+ * message (a validation failure includes the disassembly). err may be large. */
+int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev, eng_module *out, char *err,
+                     size_t errn);
+/* The SPIR-V assembly text of the built-in module (malloc'd), or NULL with err. */
+char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn);
+/* Load the user's module and check it fits the tiefuzz interface. */
+int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn);
+void eng_module_free(eng_module *m);
+
+#endif
