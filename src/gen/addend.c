@@ -100,8 +100,12 @@ bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim ta
         return keep_shape(x, fy, fd, shift, none, r, y);
     }
     case AIM_NEAR_TIE: {
+        /* A few units of x's lowest bit off the tie; when x has no bits that
+         * far below the unit, a few units of a bit 9 or more places below
+         * half a unit (y then carries that bit). */
         int u = unit_exp(fd, fp_msb(x));
-        int e = L < u - 2 ? L : u - 2 - gen_range(r, 0, 6);
+        int deep = (int)fy->precision - 2 > 9 ? (int)fy->precision - 2 : 9;
+        int e = L <= u - 9 ? L : u - 1 - gen_range(r, 9, deep);
         fp_value off = fp_from_int(gen_coin(r), (fp_u128)gen_range(r, 1, 3), e);
         return keep_shape(x, fy, fd, 0, off, r, y);
     }

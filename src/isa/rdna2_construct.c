@@ -33,7 +33,11 @@ static bool sign_for(const lane_spec *s, int i, gen_rng *r)
 static int product_floor(const lane_spec *s)
 {
     const fp_format *c = s->fmt[2];
-    return c->emin - (int)c->precision + 1 + (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
+    int lowest = c->emin - (int)c->precision + 1;
+    int product_bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
+    /* A destination wider than the product needs c to reach below it too. */
+    int reach = (int)s->dest->precision + 10;
+    return lowest + (product_bits > reach ? product_bits : reach);
 }
 
 /* a, b with msb(a) + msb(b) == target and at most `budget` significant
@@ -116,7 +120,8 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
  * into a power of two times b. */
 static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
-    fp_value k = val(&fp_f32, s->fixed_bits);
+    /* The legacy forms flush K like any other source. */
+    fp_value k = val(&fp_f32, s->unfused ? fp_flush_bits(&fp_f32, s->fixed_bits) : s->fixed_bits);
     uint64_t y;
     if (!gen_addend(k, &fp_f32, s->dest, aim_of(c), r, &y))
         return false;

@@ -47,11 +47,25 @@ unsigned emu_decode(spv_builder *b, const fp_format *f, unsigned bits)
     return sb_bitcast(b, T_F64, op64(b, "OpBitwiseOr", mag, sign));
 }
 
+/* Zero and infinity rules done on bits: drivers fold a product with a
+ * constant zero to +0 whatever the other factor (lavapipe does, measured),
+ * and the literal K reaches these routines as a constant. */
 unsigned emu_mul(spv_builder *b, unsigned x, unsigned y)
 {
     unsigned r = sb_op(b, T_F64, "OpFMul $ $", x, y);
     sb_no_contraction(b, r);
-    return r;
+    unsigned xb = sb_bitcast(b, T_U64, x), yb = sb_bitcast(b, T_U64, y);
+    unsigned sign = op64(b, "OpBitwiseAnd", op64(b, "OpBitwiseXor", xb, yb), u64c(b, 1ull << 63));
+    unsigned xm = op64(b, "OpBitwiseAnd", xb, u64c(b, ~(1ull << 63)));
+    unsigned ym = op64(b, "OpBitwiseAnd", yb, u64c(b, ~(1ull << 63)));
+    unsigned zero = sb_op(b, T_BOOL, "OpLogicalOr $ $", sb_op(b, T_BOOL, "OpIEqual $ $", xm, u64c(b, 0)),
+                          sb_op(b, T_BOOL, "OpIEqual $ $", ym, u64c(b, 0)));
+    unsigned inf = sb_op(b, T_BOOL, "OpLogicalOr $ $", sb_op(b, T_BOOL, "OpIEqual $ $", xm, u64c(b, 0x7ffull << 52)),
+                         sb_op(b, T_BOOL, "OpIEqual $ $", ym, u64c(b, 0x7ffull << 52)));
+    unsigned nan = sb_op(b, T_BOOL, "OpLogicalOr $ $", sb_op(b, T_BOOL, "OpUGreaterThan $ $", xm, u64c(b, 0x7ffull << 52)),
+                         sb_op(b, T_BOOL, "OpUGreaterThan $ $", ym, u64c(b, 0x7ffull << 52)));
+    unsigned special = sb_select(b, T_U64, sb_op(b, T_BOOL, "OpLogicalOr $ $", inf, nan), u64c(b, 0x7ff8ull << 48), sign);
+    return sb_select(b, T_F64, zero, sb_bitcast(b, T_F64, special), r);
 }
 
 unsigned emu_scale(spv_builder *b, unsigned v, int k)
@@ -85,7 +99,18 @@ unsigned emu_sum_to_odd(spv_builder *b, unsigned x, unsigned y)
     unsigned moved = sb_select(b, T_U64, toward_zero, op64(b, "OpISub", sb, u64c(b, 1)),
                                op64(b, "OpBitwiseOr", sb, u64c(b, 1)));
     unsigned adjust = sb_op(b, T_BOOL, "OpLogicalAnd $ $", inexact, even);
-    return sb_bitcast(b, T_F64, sb_select(b, T_U64, adjust, moved, sb));
+    unsigned r = sb_select(b, T_U64, adjust, moved, sb);
+    /* Sums with a zero operand on bits: drivers fold x + 0.0 to x, which
+     * gives -0 for -0 + +0 (lavapipe does, measured). */
+    unsigned xb = sb_bitcast(b, T_U64, x), yb = sb_bitcast(b, T_U64, y);
+    unsigned mask = u64c(b, ~(1ull << 63));
+    unsigned xz = sb_op(b, T_BOOL, "OpIEqual $ $", op64(b, "OpBitwiseAnd", xb, mask), u64c(b, 0));
+    unsigned yz = sb_op(b, T_BOOL, "OpIEqual $ $", op64(b, "OpBitwiseAnd", yb, mask), u64c(b, 0));
+    unsigned both = sb_op(b, T_BOOL, "OpLogicalAnd $ $", xz, yz);
+    r = sb_select(b, T_U64, yz, xb, r);
+    r = sb_select(b, T_U64, xz, yb, r);
+    r = sb_select(b, T_U64, both, op64(b, "OpBitwiseAnd", xb, yb), r);
+    return sb_bitcast(b, T_F64, r);
 }
 
 unsigned emu_round(spv_builder *b, const fp_format *f, unsigned v)
