@@ -1,0 +1,62 @@
+/* Unit tests of the exact floating-point kit. */
+#include "check.h"
+#include "fp/fp.h"
+
+static uint64_t rne(const fp_format *f, fp_value v, fp_round_info *i) { return fp_round(f, v, FP_RNE, i); }
+
+int main(void)
+{
+    fp_round_info info;
+    /* Decode / round trips over a spread of f32 and f16 patterns, specials aside. */
+    for (uint64_t b = 0; b < 0x10000; b++) {
+        if (fp_is_nan_bits(&fp_f16, b))
+            continue;
+        CHECK_EQ_HEX(rne(&fp_f16, fp_decode(&fp_f16, b), &info), b, "f16 round trip");
+    }
+    for (uint64_t b = 0; b < 0x100000000ull; b += 0x10001) {
+        if (fp_is_nan_bits(&fp_f32, b))
+            continue;
+        CHECK_EQ_HEX(rne(&fp_f32, fp_decode(&fp_f32, b), NULL), b, "f32 round trip");
+    }
+    /* (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: a tie at f32, to even. */
+    fp_value a = fp_decode(&fp_f32, 0x3f800800);
+    fp_value p = fp_mul(a, a);
+    CHECK_EQ_HEX(rne(&fp_f32, p, &info), 0x3f801000, "product tie rounds to even");
+    CHECK(info.position == FP_TIE, "position %s", fp_position_name(info.position));
+    CHECK(info.guard && !info.sticky, "guard %d sticky %d", info.guard, info.sticky);
+    CHECK_EQ_HEX(fp_round(&fp_f32, p, FP_RTZ, NULL), 0x3f801000, "toward zero");
+    CHECK_EQ_HEX(fp_round(&fp_f32, p, FP_RTO, NULL), 0x3f801001, "to odd");
+    /* Exact cancellation is +0; -0 + -0 is -0. */
+    fp_value s = fp_add(fp_decode(&fp_f32, 0x3f800000), fp_decode(&fp_f32, 0xbf800000));
+    CHECK(s.kind == FPK_ZERO && !s.sign, "x - x is +0");
+    s = fp_add(fp_zero(true), fp_zero(true));
+    CHECK(s.kind == FPK_ZERO && s.sign, "-0 + -0 is -0");
+    /* inf * 0 and inf - inf are NaN. */
+    CHECK(fp_mul(fp_inf(false), fp_zero(false)).kind == FPK_NAN, "inf * 0");
+    CHECK(fp_add(fp_inf(false), fp_inf(true)).kind == FPK_NAN, "inf - inf");
+    /* Subnormal results: half the smallest subnormal is a tie to +0; a bit
+     * more rounds up to it. */
+    fp_value half_min = fp_from_int(false, 1, -150);
+    CHECK_EQ_HEX(rne(&fp_f32, half_min, &info), 0, "2^-150 ties to +0");
+    CHECK(info.tiny && info.position == FP_TIE, "tiny tie");
+    CHECK_EQ_HEX(rne(&fp_f32, fp_from_int(false, 3, -151), NULL), 1, "3*2^-151 rounds up to 2^-149");
+    CHECK_EQ_HEX(rne(&fp_f16, fp_from_int(false, 1, -25), NULL), 0, "f16: 2^-25 ties to +0");
+    /* Overflow: the midpoint to infinity rounds to infinity (to even). */
+    fp_value mid = fp_sub(fp_from_int(false, 1, 128), fp_from_int(false, 1, 103));
+    CHECK_EQ_HEX(rne(&fp_f32, mid, &info), 0x7f800000, "midpoint to infinity");
+    CHECK(info.overflow, "overflow flagged");
+    CHECK_EQ_HEX(rne(&fp_f32, fp_sub(mid, fp_from_int(false, 1, 80)), NULL), 0x7f7fffff, "just below stays finite");
+    /* A far-away addend only contributes a sticky bit, correctly. */
+    fp_value one = fp_decode(&fp_f32, 0x3f800000);
+    fp_value tiny = fp_from_int(false, 1, -400);
+    fp_value halfulp = fp_from_int(false, 1, -24);
+    CHECK_EQ_HEX(rne(&fp_f32, fp_add(fp_add(one, halfulp), tiny), NULL), 0x3f800001, "tie + tiny rounds up");
+    CHECK_EQ_HEX(rne(&fp_f32, fp_sub(fp_add(one, halfulp), tiny), NULL), 0x3f800000, "tie - tiny rounds down");
+    /* Flushing keeps the sign. */
+    CHECK_EQ_HEX(fp_flush_bits(&fp_f32, 0x80000001), 0x80000000, "flush -subnormal");
+    CHECK_EQ_HEX(fp_flush_bits(&fp_f16, 0x03ff), 0, "flush f16 subnormal");
+    char buf[256];
+    CHECK(fp_value_hexfloat(p, buf, sizeof buf) && buf[0] == '0', "hexfloat %s", buf);
+    CHECK(fp_check_host_environment() == NULL, "host environment: %s", fp_check_host_environment());
+    return check_report("test_fp");
+}
