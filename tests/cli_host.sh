@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Command-line behaviour that needs no device: usage errors, eval, gen, ops.
+# Usage: cli_host.sh TIEFUZZ
+set -u
+T=$1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_status() {  # expect_status WANT DESCRIPTION CMD...
+    local want=$1 what=$2; shift 2
+    "$@" >/tmp/tiefuzz-cli.out 2>/tmp/tiefuzz-cli.err
+    local got=$?
+    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want; stderr: $(head -c 300 /tmp/tiefuzz-cli.err)"; fi
+}
+expect_in() {  # expect_in FILE TEXT DESCRIPTION
+    if grep -q -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(head -c 300 "$1")"; fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_status 2 "no command" "$T"
+expect_status 2 "unknown command" "$T" frobnicate
+expect_in /tmp/tiefuzz-cli.err "unknown command 'frobnicate'" "unknown command named"
+expect_status 0 "--help" "$T" --help
+
+# ops
+expect_status 0 "ops --json" "$T" ops --json
+python3 - /tmp/tiefuzz-cli.out <<'PY' && ok || bad "ops --json content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {o["name"]: o for o in d["ops"]}
+assert len(names) == 17, len(names)
+assert names["rdna2.v_fma_f64"]["status"] == "not translated"
+fma = names["rdna2.v_fma_f32"]
+assert [w["name"] for w in fma["tuple"]] == ["s0", "s1", "s2", "d"]
+assert {c["name"] for c in fma["controls"]} == {"abs", "neg", "clamp", "omod"}
+assert fma["lowerings"] == ["direct", "exact"]
+mix = names["rdna2.v_fma_mixlo_f16"]
+assert mix["params"][0]["name"] == "mix_rounding" and mix["params"][0]["default"] == "record"
+PY
+expect_status 0 "ops text" "$T" ops
+expect_in /tmp/tiefuzz-cli.out "NOT TRANSLATED" "ops marks v_fma_f64"
+
+# eval: the record's cases, explanation, errors
+expect_status 0 "eval fma" "$T" eval rdna2.v_fma_f32 3f800800 3f800800 bf801000
+expect_in /tmp/tiefuzz-cli.out "^33800000$" "fused record case"
+expect_status 0 "eval mad explain" "$T" eval v_mad_f32 --explain 0x3f800800 0x3f800800 0xbf801000
+expect_in /tmp/tiefuzz-cli.out "position tie" "explain shows the product tie"
+expect_in /tmp/tiefuzz-cli.out "2^0 + 2^-11 + 2^-24" "explain shows the exact product as powers of two"
+expect_in /tmp/tiefuzz-cli.out "^00000000$" "unfused record case"
+expect_status 0 "eval f16 explain" "$T" eval v_fma_f16 --explain 1001 3bfe 3c01 0
+expect_in /tmp/tiefuzz-cli.out "below the tie" "f16 record case is just below a tie"
+expect_in /tmp/tiefuzz-cli.out "^00003c01$" "f16 record case"
+expect_status 2 "eval bad word" "$T" eval v_fma_f32 3f800800 xyz 0
+expect_in /tmp/tiefuzz-cli.err "word 2 'xyz'" "bad word named"
+expect_status 2 "eval word count" "$T" eval v_fma_f32 1 2
+expect_in /tmp/tiefuzz-cli.err "takes 3 input words" "word count named"
+expect_status 2 "eval unknown op" "$T" eval v_nope 1 2 3
+expect_status 2 "eval illegal control" "$T" eval v_fmaak_f32 --ctrl abs=1 1 2
+expect_in /tmp/tiefuzz-cli.err "takes no control 'abs'" "illegal control named"
+expect_status 2 "eval illegal mix op_sel" "$T" eval v_fma_mix_f32 --ctrl op_sel=1,op_sel_hi=0 1 2 3
+expect_in /tmp/tiefuzz-cli.err "op_sel needs op_sel_hi" "mix rule named"
+expect_status 2 "eval bad param" "$T" eval v_fma_mixlo_f16 --param mix_rounding=sometimes 1 2 3 4
+expect_status 0 "eval f64 host model" "$T" eval v_fma_f64 0 3ff00000 0 3ff00000 0 3ff00000
+expect_in /tmp/tiefuzz-cli.out "^00000000 40000000$" "f64 host model 1*1+1"
+
+# gen | eval --batch, determinism, errors
+"$T" gen v_fma_f16 --gen all --seed 5 -n 2000 >"$tmp/g1" && ok || bad "gen"
+"$T" gen v_fma_f16 --gen all --seed 5 -n 2000 >"$tmp/g2" && cmp -s "$tmp/g1" "$tmp/g2" && ok || bad "gen is deterministic"
+"$T" gen v_fma_f16 --gen all --seed 6 -n 2000 >"$tmp/g3" && ! cmp -s "$tmp/g1" "$tmp/g3" && ok || bad "seed changes cases"
+"$T" eval v_fma_f16 --batch "$tmp/g1" >"$tmp/e1" && ok || bad "eval --batch"
+[ "$(wc -l <"$tmp/e1")" = 2000 ] && ok || bad "eval --batch line count $(wc -l <"$tmp/e1")"
+line=$(sed -n 2p "$tmp/g1")
+single=$("$T" eval v_fma_f16 $line)
+[ "$single" = "$(head -1 "$tmp/e1")" ] && ok || bad "batch and single eval agree"
+"$T" gen v_fmaak_f32 -n 3 >"$tmp/k" && head -1 "$tmp/k" | grep -q -- "k=0x" && ok || bad "gen names K in its header"
+printf '3f800000 3f800000 3f800000\n3f800000 zz 0\n' >"$tmp/badbatch"
+expect_status 2 "eval bad batch" "$T" eval v_fma_f32 --batch "$tmp/badbatch"
+expect_in /tmp/tiefuzz-cli.err "badbatch:2: column" "batch error names file, line and column"
+expect_status 2 "eval missing batch file" "$T" eval v_fma_f32 --batch "$tmp/none"
+expect_status 2 "gen bad class" "$T" gen v_fma_f32 --gen ties
+expect_in /tmp/tiefuzz-cli.err "unknown class 'ties'" "bad class named"
+
+# run: usage errors are caught before any device is opened
+expect_status 2 "run unknown op" "$T" run 'nosuch.*'
+expect_status 2 "run not translated" "$T" run rdna2.v_fma_f64
+expect_in /tmp/tiefuzz-cli.err "not translated" "f64 refused with a reason"
+expect_status 2 "run bad lowering" "$T" run --lowering fast
+expect_status 2 "run cases and time" "$T" run --cases 5 --time 5s
+expect_status 2 "run bad duration" "$T" run --time soon
+expect_status 2 "run bad ctrl" "$T" run v_fma_f32 --ctrl clamp=2 --cases 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
