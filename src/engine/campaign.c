@@ -4,6 +4,7 @@
  * the same cases whatever the batch size.  Two batches are in flight: while
  * the device runs one, the host generates and evaluates the next. */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ void eng_options_default(eng_options *o)
     o->timeout_ms = 20000;
     o->keep = 100;
     o->show = 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
 }
 
 int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad)
@@ -121,11 +124,17 @@ typedef struct {
 } finding;
 
 #define EXP_RANGE 2400
+/* What generation measured: per class, cases generated and verified in
+ * class, cases that are ties, and the result exponents ties reached. */
+typedef struct {
+    uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
+    uint8_t tie_exps[EXP_RANGE / 8];
+} class_stats;
+
 typedef struct {
     const isa_op *op;
     uint64_t cases, disagreements;
-    uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
-    uint8_t tie_exps[EXP_RANGE / 8];
+    class_stats stats;
     unsigned n_exps;
     double seconds;
     char declared[160];
@@ -133,6 +142,25 @@ typedef struct {
     finding *kept;
     unsigned n_kept;
 } op_report;
+
+static void merge_stats(class_stats *into, const class_stats *from)
+{
+    for (int c = 0; c < GEN_CLASS_COUNT; c++) {
+        into->generated[c] += from->generated[c];
+        into->verified[c] += from->verified[c];
+        into->ties[c] += from->ties[c];
+    }
+    for (int i = 0; i < EXP_RANGE / 8; i++)
+        into->tie_exps[i] |= from->tie_exps[i];
+}
+
+static unsigned count_exps(const class_stats *s)
+{
+    unsigned n = 0;
+    for (int i = 0; i < EXP_RANGE / 8; i++)
+        n += (unsigned)__builtin_popcount(s->tie_exps[i]);
+    return n;
+}
 
 typedef struct {
     isa_instance in;
@@ -243,32 +271,68 @@ typedef struct {
     bool busy;
 } slot;
 
-static void note_classes(op_report *r, gen_class c, uint32_t mask, const isa_trace *t)
+static void note_classes(class_stats *st, gen_class c, uint32_t mask, const isa_trace *t)
 {
-    r->generated[c]++;
+    st->generated[c]++;
     if (mask & (1u << c))
-        r->verified[c]++;
+        st->verified[c]++;
     if (mask & (1u << GEN_TIE)) {
-        r->ties[c]++;
+        st->ties[c]++;
         int e = isa_trace_tie_exponent(t) + EXP_RANGE / 2;
-        if (e >= 0 && e < EXP_RANGE && !(r->tie_exps[e / 8] & (1u << (e % 8)))) {
-            r->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
-            r->n_exps++;
-        }
+        if (e >= 0 && e < EXP_RANGE)
+            st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
     }
+}
+
+/* Generation and host evaluation of one slice of a batch; slices run on
+ * worker threads (cases depend on their index only, so any split gives the
+ * same cases). */
+typedef struct {
+    const eng_options *o;
+    slot *sl;
+    unsigned from, to;
+    class_stats stats;
+} fill_job;
+
+static void *fill_slice(void *arg)
+{
+    fill_job *j = arg;
+    const isa_op *op = j->sl->in.op;
+    isa_trace t;
+    for (unsigned i = j->from; i < j->to; i++) {
+        uint64_t idx = j->sl->start + i;
+        uint32_t m = eng_make_case(&j->sl->in, j->o->seed, idx, j->o->classes, j->o->n_classes,
+                                   j->sl->words + (size_t)i * op->n_in, j->sl->host + (size_t)i * op->n_out, &t);
+        note_classes(&j->stats, j->o->classes[idx % j->o->n_classes], m, &t);
+    }
+    return NULL;
 }
 
 static void fill(run_state *s, op_report *r, slot *sl)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
-    isa_trace t;
-    for (unsigned i = 0; i < sl->count; i++) {
-        uint64_t idx = sl->start + i;
-        uint32_t m = eng_make_case(&sl->in, o->seed, idx, o->classes, o->n_classes, sl->words + (size_t)i * op->n_in,
-                                   sl->host + (size_t)i * op->n_out, &t);
-        note_classes(r, o->classes[idx % o->n_classes], m, &t);
+    unsigned threads = o->threads ? o->threads : 1;
+    if (sl->count < 4096 * threads)
+        threads = 1;
+    fill_job jobs[64];
+    pthread_t tid[64];
+    for (unsigned k = 0; k < threads; k++) {
+        memset(&jobs[k], 0, sizeof jobs[k]);
+        jobs[k].o = o;
+        jobs[k].sl = sl;
+        jobs[k].from = (unsigned)((uint64_t)sl->count * k / threads);
+        jobs[k].to = (unsigned)((uint64_t)sl->count * (k + 1) / threads);
+        if (k && pthread_create(&tid[k], NULL, fill_slice, &jobs[k]))
+            fill_slice(&jobs[k]);  /* no thread to be had: do it here */
+        else if (k)
+            continue;
     }
+    fill_slice(&jobs[0]);
+    for (unsigned k = 1; k < threads; k++)
+        pthread_join(tid[k], NULL);
+    for (unsigned k = 0; k < threads; k++)
+        merge_stats(&r->stats, &jobs[k].stats);
     memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
 }
 
@@ -403,16 +467,16 @@ static void print_summary(FILE *f, const eng_options *o, op_report *reports, uns
         bool seen[GEN_CLASS_COUNT] = {false};
         for (unsigned c = 0; c < o->n_classes; c++) {
             gen_class k = o->classes[c];
-            if (seen[k] || !r->generated[k])
+            if (seen[k] || !r->stats.generated[k])
                 continue;
             seen[k] = true;
-            double rate = 100.0 * (double)r->verified[k] / (double)r->generated[k];
+            double rate = 100.0 * (double)r->stats.verified[k] / (double)r->stats.generated[k];
             if (k == GEN_RANDOM)
-                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->ties[k] / (double)r->generated[k]);
+                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->stats.ties[k] / (double)r->stats.generated[k]);
             else
                 fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
             if (k == GEN_TIE)
-                fprintf(f, " (%u exps)", r->n_exps);
+                fprintf(f, " (%u exps)", count_exps(&r->stats));
         }
         fprintf(f, "\n");
         if (r->skipped[0])
@@ -457,17 +521,17 @@ static void write_json(FILE *f, void *ctx)
         json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
         json_object(&j, "classes");
         for (int k = 0; k < GEN_CLASS_COUNT; k++) {
-            if (!r->generated[k])
+            if (!r->stats.generated[k])
                 continue;
             json_object(&j, gen_class_name((gen_class)k));
-            json_uint(&j, "generated", r->generated[k]);
-            json_uint(&j, "verified", r->verified[k]);
-            json_double(&j, "rate", (double)r->verified[k] / (double)r->generated[k]);
-            json_double(&j, "tie_rate", (double)r->ties[k] / (double)r->generated[k]);
+            json_uint(&j, "generated", r->stats.generated[k]);
+            json_uint(&j, "verified", r->stats.verified[k]);
+            json_double(&j, "rate", (double)r->stats.verified[k] / (double)r->stats.generated[k]);
+            json_double(&j, "tie_rate", (double)r->stats.ties[k] / (double)r->stats.generated[k]);
             json_end_object(&j);
         }
         json_end_object(&j);
-        json_uint(&j, "tie_exponents", r->n_exps);
+        json_uint(&j, "tie_exponents", count_exps(&r->stats));
         json_array(&j, "disagreements_kept");
         for (unsigned k = 0; k < r->n_kept; k++) {
             finding *fd = &r->kept[k];

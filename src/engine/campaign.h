@@ -30,6 +30,7 @@ typedef struct {
     unsigned keep;               /* disagreements kept per op for --json */
     unsigned show;               /* disagreements explained on stderr per op */
     bool strict_nan;
+    unsigned threads;            /* generation threads (default: online CPUs) */
 } eng_options;
 
 void eng_options_default(eng_options *o);

@@ -1,22 +1,8 @@
 /* Exact multiplication and addition of fp_values. */
 #include "fp.h"
 
-static int bit_length(fp_u128 x)
-{
-    uint64_t hi = (uint64_t)(x >> 64);
-    if (hi)
-        return 128 - __builtin_clzll(hi);
-    uint64_t lo = (uint64_t)x;
-    return lo ? 64 - __builtin_clzll(lo) : 0;
-}
-
-static int trailing_zeros(fp_u128 x)
-{
-    uint64_t lo = (uint64_t)x;
-    if (lo)
-        return __builtin_ctzll(lo);
-    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
+#define bit_length fp_bit_length
+#define trailing_zeros fp_trailing_zeros
 
 /* Drop trailing zero bits so significands stay as short as possible. */
 static fp_value trim(fp_value v)
@@ -46,8 +32,6 @@ static fp_u128 shift_right_jam(fp_u128 x, int n, bool *lost)
     return out;
 }
 
-int fp_msb(fp_value a) { return a.exp + bit_length(a.sig) - 1; }
-int fp_lsb(fp_value a) { return a.exp + trailing_zeros(a.sig); }
 
 fp_value fp_neg(fp_value a)
 {

@@ -79,8 +79,19 @@ fp_value fp_add(fp_value a, fp_value b);
 fp_value fp_sub(fp_value a, fp_value b);
 fp_value fp_scale(fp_value a, int k);     /* a * 2^k, exact */
 int fp_compare_mag(fp_value a, fp_value b); /* finite or zero only: -1, 0, 1 */
-int fp_msb(fp_value a);                    /* exponent of the leading bit */
-int fp_lsb(fp_value a);                    /* exponent of the lowest set bit */
+static inline int fp_bit_length(fp_u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+    return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+static inline int fp_trailing_zeros(fp_u128 x)
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+/* Exponent of the leading / lowest set bit of a finite value. */
+static inline int fp_msb(fp_value a) { return a.exp + fp_bit_length(a.sig) - 1; }
+static inline int fp_lsb(fp_value a) { return a.exp + fp_trailing_zeros(a.sig); }
 
 /* Round an exact value to a format.  info may be NULL. */
 uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_info *info);

@@ -3,14 +3,7 @@
  * explanations are built on). */
 #include "fp.h"
 
-static int bit_length(fp_u128 x)
-{
-    uint64_t hi = (uint64_t)(x >> 64);
-    if (hi)
-        return 128 - __builtin_clzll(hi);
-    uint64_t lo = (uint64_t)x;
-    return lo ? 64 - __builtin_clzll(lo) : 0;
-}
+#define bit_length fp_bit_length
 
 static uint64_t encode(const fp_format *f, bool sign, uint64_t biased_exp, uint64_t frac)
 {

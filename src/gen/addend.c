@@ -91,8 +91,12 @@ bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim ta
     int L = fp_lsb(x);
     fp_value none = fp_zero(false);
     switch (target) {
-    case AIM_TIE:
-    case AIM_SUBNORMAL: {
+    case AIM_SUBNORMAL:
+        /* x is already small: keep its head, tie or near tie on the subnormal grid. */
+        if (gen_coin(r))
+            return keep_shape(x, fy, fd, 0, fp_zero(false), r, y);
+        return gen_addend(x, fy, fd, AIM_NEAR_TIE, r, y);
+    case AIM_TIE: {
         unsigned pick = gen_below(r, 8);
         if (pick < 3)
             return cancel_shape(x, fy, fd, pick == 0, y);

@@ -4,10 +4,13 @@
 
 #include "isa.h"
 
-/* Bit per gen_class that the case verifiably belongs to. */
-uint32_t isa_trace_classes(const isa_trace *t);
+/* Bit per gen_class that the case verifiably belongs to.  The double-round
+ * check costs two more roundings, so it is made only when `want` has its bit;
+ * the other bits are always exact. */
+uint32_t isa_trace_classes(const isa_trace *t, uint32_t want);
 uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words);
-/* Construct one case of class c into words; returns its verified classes. */
+/* Construct one case of class c into words; returns its verified classes
+ * (double-round only checked when c is double-round). */
 uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 /* The same, leaving the host outputs and the trace of the kept case. */
 uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,

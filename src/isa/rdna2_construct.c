@@ -100,12 +100,14 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
     switch (c) {
     case GEN_SUBNORMAL: {
         int t = gen_range(r, d->emin - (int)d->precision + 1, d->emin + 1);
-        *budget = t - (d->emin - (int)d->precision) + 1;
+        *budget = t - (d->emin - (int)d->precision) - 1;  /* the product's lowest bit stays on the grid */
         if (*budget < 2)
             *budget = 2;
         return t;
     }
     case GEN_OVERFLOW:
+        /* A short product, so that c can reach from it to the top of the range. */
+        *budget = (int)d->precision;
         return gen_range(r, d->emax - 1, d->emax);
     default: {
         int lo = product_floor(s), hi = d->emax - 1;
@@ -184,6 +186,46 @@ static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
     return gen_addend(x, s->fmt[2], s->dest, AIM_TIE, r, &v[2]);
 }
 
+/* A tie or near tie on the destination's subnormal grid, built directly:
+ * the product x = A * 2^(h-s) carries the half-unit bit h (and for a near
+ * tie one more bit s places lower, either side), b is a power of two, and c
+ * cancels x's head and puts the result R units up the grid. */
+static bool design_subnormal_grid(const lane_spec *s, gen_rng *r, uint64_t v[3])
+{
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2], *d = s->dest;
+    int h = d->emin - (int)d->precision;  /* the half unit of the subnormal grid */
+    int u = h + 1;
+    int sticky = gen_coin(r) ? 0 : gen_range(r, 1, 6);
+    int head_bits = gen_range(r, 0, (int)fa->precision - sticky - 2);
+    fp_u128 H = head_bits ? (((fp_u128)1 << (head_bits - 1)) | (gen_next(r) & (((fp_u128)1 << (head_bits - 1)) - 1))) : 0;
+    fp_u128 A = (H << (sticky + 1)) | ((fp_u128)1 << sticky);
+    if (sticky)
+        A = gen_coin(r) ? A + 1 : A - 1;
+    int a_lowest = fa->emin - (int)fa->precision + 1;
+    int len = fp_bit_length(A);
+    int lo = fb->emin, hi = fb->emax;
+    if (h - sticky - a_lowest < hi)
+        hi = h - sticky - a_lowest;                 /* a's lowest bit on its grid */
+    if (h - sticky + len - 1 - fa->emax > lo)
+        lo = h - sticky + len - 1 - fa->emax;       /* a's top below its largest */
+    if (lo > hi)
+        return false;
+    int eb = gen_range(r, lo, hi);
+    bool neg = gen_coin(r);
+    fp_value a = fp_from_int(neg, A, h - sticky - eb);
+    fp_value b = fp_from_int(false, 1, eb);
+    uint64_t R = gen_next(r) & ((1ull << (d->precision - 1)) - 1);
+    fp_value c = fp_sub(fp_from_int(false, R, u), fp_from_int(false, H, u));
+    if (neg)
+        c = fp_neg(c);
+    if (!fp_representable(fa, a) || !fp_representable(fb, b) || !fp_representable(fc, c))
+        return false;
+    v[0] = fp_round(fa, a, FP_RNE, 0);
+    v[1] = fp_round(fb, b, FP_RNE, 0);
+    v[2] = fp_round(fc, c, FP_RNE, 0);
+    return true;
+}
+
 static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -207,7 +249,9 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
         return design_fixed_addend(s, c, r, v);
     if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
         return design_double_round(s, r, v);
-    if (c == GEN_SUBNORMAL && gen_below(r, 4) == 0) {
+    if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
+        return design_subnormal_grid(s, r, v);
+    if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0) {
         /* Subnormal operands rather than a subnormal result. */
         for (int i = 0; i < 3; i++)
             v[i] = gen_below(r, 2) ? gen_near_subnormal(s->fmt[i], r)
