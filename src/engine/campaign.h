@@ -43,7 +43,7 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
 /* The instance used for cases [block * ENG_BLOCK, (block+1) * ENG_BLOCK):
  * controls and K depend on the seed and the block only, never on the batch
  * size.  fixed_ctrl keeps the template's controls. */
-#define ENG_BLOCK 65536u
+#define ENG_BLOCK 262144u
 void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
                         const gen_class *classes, unsigned n_classes, isa_instance *out);
 /* Case i of an op: its class and its words (and host outputs). */

@@ -99,10 +99,10 @@ uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, ui
     /* A few fresh draws when a construction misses; the rate stays honest
      * because the report counts the class of the case finally kept. */
     for (int attempt = 0; attempt < 4; attempt++) {
-        in->op->impl->construct(in, c, rng, words);
+        bool reachable = in->op->impl->construct(in, c, rng, words);
         in->op->impl->eval(in, words, out, t);
         m = isa_trace_classes(t, 1u << c);
-        if (m & (1u << c))
+        if ((m & (1u << c)) || !reachable)
             break;
     }
     return m;

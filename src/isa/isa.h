@@ -112,8 +112,10 @@ typedef struct {
      * Returns NULL on success, or why the lowering cannot be built. */
     const char *(*lower)(const isa_instance *in, isa_lowering l, struct spv_builder *b,
                          const unsigned *in_ids, unsigned *out_ids);
-    /* Fill words with one case aimed at class c. */
-    void (*construct)(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+    /* Fill words with one case aimed at class c.  Returns false when this
+     * instance cannot reach the class at all (the case is then of another
+     * class, and drawing again would not help). */
+    bool (*construct)(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 } isa_family_impl;
 
 #define ISA_MAX_IN 6

@@ -37,6 +37,6 @@ int rdna2_div_fmas_scale(const isa_instance *in, uint32_t s2_bits);
 void rdna2_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
 const char *rdna2_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
                         unsigned *out_ids);
-void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 
 #endif

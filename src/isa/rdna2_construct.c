@@ -105,6 +105,12 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
             *budget = 2;
         return t;
     }
+    case GEN_CANCEL:
+        /* A product narrow enough for c to cancel it exactly, half the time,
+         * when c is narrower than a product. */
+        if (s->fmt[2]->precision < s->fmt[0]->precision + s->fmt[1]->precision && gen_coin(r))
+            *budget = (int)s->fmt[2]->precision;
+        return gen_range(r, product_floor(s), d->emax - 1);
     case GEN_OVERFLOW:
         /* A short product, so that c can reach from it to the top of the range. */
         *budget = (int)d->precision;
@@ -293,15 +299,39 @@ static void respect_forced_signs(const lane_spec *s, uint64_t v[3])
         }
 }
 
-static void design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+/* Some classes cannot be reached by some lanes whatever the operands: a
+ * product of halves is exact in f32 (no double rounding at f32), halves
+ * cannot reach f32's overflow, and a literal that is NaN, infinite or zero
+ * leaves nothing to aim with.  Those draws are not searched for; the
+ * report shows the miss. */
+static bool feasible(const lane_spec *s, gen_class c)
 {
+    if (s->fixed >= 0) {
+        fp_value k = val(s->fmt[s->fixed], s->fixed_bits);
+        if (c != GEN_RANDOM && c != GEN_SPECIAL && k.kind != FPK_FINITE)
+            return false;
+    }
+    const fp_format *a = s->fmt[0], *b = s->fmt[1], *cf = s->fmt[2], *d = s->dest;
+    if (c == GEN_DOUBLE_ROUND && d != &fp_f16 && a->precision + b->precision <= d->precision)
+        return false;
+    if (c == GEN_OVERFLOW && a->emax + b->emax + 2 < d->emax && cf->emax < d->emax)
+        return false;
+    return true;
+}
+
+static bool design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    bool reachable = feasible(s, c);
+    if (!reachable)
+        c = feasible(s, GEN_TIE) ? GEN_TIE : GEN_RANDOM;
     for (int attempt = 0; attempt < 8; attempt++)
         if (design(s, c, r, v)) {
             respect_forced_signs(s, v);
-            return;
+            return reachable;
         }
     /* Could not aim this draw: fall back to a random case (it counts as a miss). */
     design(s, GEN_RANDOM, r, v);
+    return reachable;
 }
 
 /* Undo abs/neg: the input bit pattern whose modified value is v. */
@@ -335,15 +365,16 @@ static void put_half(uint32_t *w, uint16_t h, bool hi)
     *w = hi ? (*w & 0xffffu) | ((uint32_t)h << 16) : (*w & 0xffff0000u) | h;
 }
 
-void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
+    bool reachable = true;
     const isa_op *op = in->op;
     for (unsigned i = 0; i < op->n_in; i++)
         w[i] = (uint32_t)gen_next(r);
     if (c == GEN_RANDOM) {
         if (op->form == RDNA2_DIV_FMAS)
             w[3] &= 1;
-        return;
+        return true;
     }
     lane_spec s;
     uint64_t v[3];
@@ -355,7 +386,7 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         s.unfused = op->form == RDNA2_MAD32;
         for (int i = 0; i < 3; i++)
             s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
-        design_lane(&s, c, r, v);
+        reachable &= design_lane(&s, c, r, v);
         for (int i = 0; i < 3; i++)
             if (op->src[i] != RDNA2_SRC_K)
                 w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[i], BIT(in->ctrl[CTRL_ABS], i),
@@ -372,7 +403,7 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
                 s.fmt[i] = &fp_f16;
             s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i));
         }
-        design_lane(&s, c, r, v);
+        reachable &= design_lane(&s, c, r, v);
         for (int i = 0; i < 3; i++) {
             uint64_t bits = unmodify(s.fmt[i], v[i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
             if (s.fmt[i] == &fp_f16)
@@ -386,7 +417,7 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         spec_init(in, &s, &fp_f16, &fp_f16);
         for (int i = 0; i < 3; i++)
             s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
-        design_lane(&s, c, r, v);
+        reachable &= design_lane(&s, c, r, v);
         for (int i = 0; i < 3; i++)
             put_half(&w[op->src[i]],
                      (uint16_t)unmodify(&fp_f16, v[i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
@@ -400,7 +431,7 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
         for (int lane = 0; lane < 2; lane++) {
             spec_init(in, &s, &fp_f16, &fp_f16);
-            design_lane(&s, c, r, v);
+            reachable &= design_lane(&s, c, r, v);
             for (int i = 0; i < 3; i++) {
                 int h = (int)BIT(sel[lane], i);
                 if (placed[i][h])
@@ -413,7 +444,7 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
     }
     case RDNA2_FMA64: {
         spec_init(in, &s, &fp_f64, &fp_f64);
-        design_lane(&s, c, r, v);
+        reachable &= design_lane(&s, c, r, v);
         for (int i = 0; i < 3; i++) {
             w[2 * i] = (uint32_t)v[i];
             w[2 * i + 1] = (uint32_t)(v[i] >> 32);
@@ -421,4 +452,5 @@ void rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         break;
     }
     }
+    return reachable;
 }
