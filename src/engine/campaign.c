@@ -101,10 +101,11 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
     /* Block 0 is the plain encoding; later blocks fuzz the controls half the time. */
     if (!fixed_ctrl && block > 0 && gen_coin(&r))
         isa_random_controls(out, &r);
-    /* Mostly an ordinary normal K, with which every class can be aimed;
-     * sometimes one drawn for a requested class (special, subnormal...). */
+    /* An ordinary normal K in block 0 and mostly after, with which every
+     * class can be aimed; sometimes one drawn for a requested class
+     * (special, subnormal...). */
     if (!fixed_k && tmpl->op->ctrl_limit[CTRL_K])
-        out->ctrl[CTRL_K] = literal_for(gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r);
+        out->ctrl[CTRL_K] = literal_for(block == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r);
 }
 
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
