@@ -16,7 +16,7 @@
 #include "campaign.h"
 #include "compare.h"
 #include "explain.h"
-#include "module.h"
+#include "exec.h"
 #include "io/json.h"
 #include "isa/classify.h"
 #include "vk/runner.h"
@@ -164,103 +164,10 @@ static unsigned count_exps(const class_stats *s)
 }
 
 typedef struct {
-    isa_instance in;
-    bool have_module;
-    eng_module module;
-    char module_error[512];
-    struct { uint32_t k; void *pipeline; } pipes[8];
-    unsigned n_pipes;
-} module_entry;
-
-typedef struct {
     const eng_options *o;
     vkd_device *dev;
-    module_entry *modules;
-    unsigned n_modules, cap_modules;
-    eng_module user;
-    bool have_user;
+    eng_exec *exec;
 } run_state;
-
-static bool same_shape(const isa_instance *a, const isa_instance *b)
-{
-    if (a->op != b->op || memcmp(a->param, b->param, sizeof a->param))
-        return false;
-    for (int i = 0; i < CTRL_COUNT; i++)
-        if (i != CTRL_K && a->ctrl[i] != b->ctrl[i])
-            return false;
-    return true;
-}
-
-/* The pipeline for an instance: modules are cached per controls shape, and
- * pipelines per literal value (a specialization constant). */
-static void *pipeline_for(run_state *s, vkr_batch *batch, const isa_instance *in, char *err, size_t errn,
-                          const char **declared)
-{
-    module_entry *m = NULL;
-    for (unsigned i = 0; i < s->n_modules; i++)
-        if (same_shape(&s->modules[i].in, in))
-            m = &s->modules[i];
-    if (!m) {
-        if (s->n_modules == s->cap_modules) {
-            s->cap_modules = s->cap_modules ? s->cap_modules * 2 : 16;
-            s->modules = realloc(s->modules, s->cap_modules * sizeof *s->modules);
-        }
-        m = &s->modules[s->n_modules++];
-        memset(m, 0, sizeof *m);
-        m->in = *in;
-        if (s->have_user) {
-            m->module = s->user;
-            m->have_module = true;
-        } else {
-            char *big = malloc(1 << 20);
-            if (eng_module_build(in, s->o->lowering, vkd_device_info(s->dev), &m->module, big, 1 << 20) == 0)
-                m->have_module = true;
-            else {
-                /* A validation failure carries the module text: show it once. */
-                if (strchr(big, '\n'))
-                    fprintf(stderr, "tiefuzz: %s\n", big);
-                snprintf(m->module_error, sizeof m->module_error, "%.*s", (int)strcspn(big, "\n"), big);
-            }
-            free(big);
-        }
-    }
-    if (!m->have_module) {
-        snprintf(err, errn, "%s", m->module_error);
-        return NULL;
-    }
-    *declared = m->module.declared;
-    uint32_t k = in->ctrl[CTRL_K];
-    for (unsigned i = 0; i < m->n_pipes; i++)
-        if (m->pipes[i].k == k)
-            return m->pipes[i].pipeline;
-    unsigned slot;
-    if (m->n_pipes < 8) {
-        slot = m->n_pipes++;
-    } else {
-        /* Evict one; the batch in flight may still use it, so let it finish. */
-        slot = k % 8;
-        vkDeviceWaitIdle(vkd_handle(s->dev));
-        vkr_pipeline_destroy(s->dev, m->pipes[slot].pipeline);
-    }
-    void *p = vkr_pipeline_create(s->dev, batch, m->module.spv.words, m->module.spv.count, &k,
-                                  in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size, err, errn);
-    m->pipes[slot].k = k;
-    m->pipes[slot].pipeline = p;
-    return p;
-}
-
-static void free_modules(run_state *s)
-{
-    for (unsigned i = 0; i < s->n_modules; i++) {
-        for (unsigned j = 0; j < s->modules[i].n_pipes; j++)
-            vkr_pipeline_destroy(s->dev, s->modules[i].pipes[j].pipeline);
-        if (s->modules[i].have_module && !s->have_user)
-            eng_module_free(&s->modules[i].module);
-    }
-    free(s->modules);
-    s->modules = NULL;
-    s->n_modules = s->cap_modules = 0;
-}
 
 /* One batch slot: cases [start, start+count) of one instance. */
 typedef struct {
@@ -402,7 +309,7 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
                 count = o->batch;
             eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, o->classes, o->n_classes, &sl->in);
             const char *declared = "";
-            void *pipe = pipeline_for(s, sl->batch, &sl->in, err, sizeof err, &declared);
+            vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
             if (!pipe) {
                 snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
                 break;
@@ -598,15 +505,15 @@ int eng_run(const eng_options *o)
         return EXIT_NO_DEVICE;
     }
     run_state s = {.o = o, .dev = dev};
-    if (o->shader_path) {
+    {
         static char big[1 << 16];
-        if (eng_module_load(o->shader_path, vkd_device_info(dev), &s.user, big, sizeof big)) {
-            fprintf(stderr, "tiefuzz run: --shader %s\n", big);
+        s.exec = eng_exec_create(dev, o->lowering, o->shader_path, 1024, big, sizeof big);
+        if (!s.exec) {
+            fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big);
             vkd_close(dev);
             free(tmpl);
-            return EXIT_USAGE;
+            return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
         }
-        s.have_user = true;
     }
     op_report *reports = calloc((size_t)n, sizeof *reports);
     unsigned max_in = 0, max_out = 0;
@@ -652,8 +559,8 @@ int eng_run(const eng_options *o)
             status = rc;
             break;
         }
-        if (!s.have_user)
-            free_modules(&s);
+        if (!o->shader_path)
+            eng_exec_flush(s.exec);
     }
     for (int i = 0; i < n; i++)
         if (!reports[i].op)
@@ -686,9 +593,7 @@ int eng_run(const eng_options *o)
         status = EXIT_NO_DEVICE;  /* nothing could run on this device */
     if (status == EXIT_AGREE && verrs)
         status = EXIT_INTERNAL;
-    free_modules(&s);
-    if (s.have_user)
-        eng_module_free(&s.user);
+    eng_exec_destroy(s.exec);
     for (int i = 0; i < 2; i++) {
         vkr_batch_destroy(dev, slots[i].batch);
         free(slots[i].words);

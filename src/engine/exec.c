@@ -1,0 +1,160 @@
+/* Module and pipeline caches, and small synchronous runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec.h"
+#include "module.h"
+
+typedef struct {
+    isa_instance in;
+    bool have_module;
+    eng_module module;
+    char error[512];
+    struct { uint32_t k; vkr_pipeline *pipeline; } pipes[8];
+    unsigned n_pipes;
+} module_entry;
+
+struct eng_exec {
+    vkd_device *dev;
+    isa_lowering lowering;
+    bool user;
+    eng_module user_module;
+    vkr_batch *batch;
+    module_entry *modules;
+    unsigned n_modules, cap_modules;
+};
+
+eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_path, unsigned capacity, char *err,
+                          size_t errn)
+{
+    eng_exec *x = calloc(1, sizeof *x);
+    x->dev = dev;
+    x->lowering = l;
+    if (shader_path) {
+        if (eng_module_load(shader_path, vkd_device_info(dev), &x->user_module, err, errn)) {
+            free(x);
+            return NULL;
+        }
+        x->user = true;
+    }
+    x->batch = vkr_batch_create(dev, capacity, ISA_MAX_IN, ISA_MAX_OUT, err, errn);
+    if (!x->batch) {
+        eng_exec_destroy(x);
+        return NULL;
+    }
+    return x;
+}
+
+void eng_exec_flush(eng_exec *x)
+{
+    for (unsigned i = 0; i < x->n_modules; i++) {
+        for (unsigned j = 0; j < x->modules[i].n_pipes; j++)
+            vkr_pipeline_destroy(x->dev, x->modules[i].pipes[j].pipeline);
+        if (x->modules[i].have_module && !x->user)
+            eng_module_free(&x->modules[i].module);
+    }
+    free(x->modules);
+    x->modules = NULL;
+    x->n_modules = x->cap_modules = 0;
+}
+
+void eng_exec_destroy(eng_exec *x)
+{
+    if (!x)
+        return;
+    eng_exec_flush(x);
+    if (x->user)
+        eng_module_free(&x->user_module);
+    vkr_batch_destroy(x->dev, x->batch);
+    free(x);
+}
+
+vkd_device *eng_exec_device(eng_exec *x) { return x->dev; }
+const char *eng_exec_lowering_name(const eng_exec *x) { return x->user ? "user-shader" : isa_lowering_name(x->lowering); }
+
+static bool same_shape(const isa_instance *a, const isa_instance *b)
+{
+    if (a->op != b->op || memcmp(a->param, b->param, sizeof a->param))
+        return false;
+    for (int i = 0; i < CTRL_COUNT; i++)
+        if (i != CTRL_K && a->ctrl[i] != b->ctrl[i])
+            return false;
+    return true;
+}
+
+vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn)
+{
+    module_entry *m = NULL;
+    for (unsigned i = 0; i < x->n_modules; i++)
+        if (same_shape(&x->modules[i].in, in))
+            m = &x->modules[i];
+    if (!m) {
+        if (x->n_modules == x->cap_modules) {
+            x->cap_modules = x->cap_modules ? x->cap_modules * 2 : 16;
+            x->modules = realloc(x->modules, x->cap_modules * sizeof *x->modules);
+        }
+        m = &x->modules[x->n_modules++];
+        memset(m, 0, sizeof *m);
+        m->in = *in;
+        if (x->user) {
+            m->module = x->user_module;
+            m->have_module = true;
+        } else {
+            char *big = malloc(1 << 20);
+            if (eng_module_build(in, x->lowering, vkd_device_info(x->dev), &m->module, big, 1 << 20) == 0)
+                m->have_module = true;
+            else {
+                if (strchr(big, '\n'))  /* a validation failure carries the module text: show it once */
+                    fprintf(stderr, "tiefuzz: %s\n", big);
+                snprintf(m->error, sizeof m->error, "%.*s", (int)strcspn(big, "\n"), big);
+            }
+            free(big);
+        }
+    }
+    if (!m->have_module) {
+        snprintf(err, errn, "%s", m->error);
+        return NULL;
+    }
+    if (declared)
+        *declared = m->module.declared;
+    uint32_t k = in->ctrl[CTRL_K];
+    for (unsigned i = 0; i < m->n_pipes; i++)
+        if (m->pipes[i].k == k)
+            return m->pipes[i].pipeline;
+    unsigned slot;
+    if (m->n_pipes < 8) {
+        slot = m->n_pipes++;
+    } else {
+        /* Evict one; a batch in flight may still use it, so let it finish. */
+        slot = k % 8;
+        vkDeviceWaitIdle(vkd_handle(x->dev));
+        vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
+    }
+    vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, &k,
+                                          in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size, err, errn);
+    m->pipes[slot].k = k;
+    m->pipes[slot].pipeline = p;
+    if (!p)
+        m->n_pipes = slot;  /* do not keep a failed slot */
+    return p;
+}
+
+int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
+                 size_t errn, bool *err_is_device)
+{
+    *err_is_device = false;
+    if (n > vkr_batch_capacity(x->batch)) {
+        snprintf(err, errn, "%u tuples exceed the executor's capacity of %u", n, vkr_batch_capacity(x->batch));
+        return -1;
+    }
+    vkr_pipeline *p = eng_exec_pipeline(x, in, NULL, err, errn);
+    if (!p)
+        return -1;
+    memcpy(vkr_batch_input(x->batch), words, (size_t)n * in->op->n_in * 4);
+    if (vkr_submit(x->dev, x->batch, p, n, err, errn) || vkr_wait(x->dev, x->batch, 20000, err, errn)) {
+        *err_is_device = true;
+        return -1;
+    }
+    memcpy(out, vkr_batch_output(x->batch), (size_t)n * in->op->n_out * 4);
+    return 0;
+}

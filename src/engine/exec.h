@@ -1,0 +1,29 @@
+/* engine/exec: op instances on a device.  Caches one module per controls
+ * shape and one pipeline per literal value, and runs small batches of
+ * tuples for the minimizer, repro and replay (the campaign uses its own
+ * double-buffered batches with the same pipelines). */
+#ifndef TIEFUZZ_ENGINE_EXEC_H
+#define TIEFUZZ_ENGINE_EXEC_H
+
+#include "isa/isa.h"
+#include "vk/runner.h"
+
+typedef struct eng_exec eng_exec;
+
+/* shader_path: the user's module replacing the built-in lowering, or NULL. */
+eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_path, unsigned capacity, char *err,
+                          size_t errn);
+void eng_exec_destroy(eng_exec *x);
+/* The pipeline for an instance (NULL with a message in err); declared gets
+ * the float controls the module declares. */
+vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn);
+/* Run n tuples (n <= capacity) and copy the outputs.  0, or -1 with err:
+ * err_is_device tells a device failure (exit 3) from a build failure. */
+int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
+                 size_t errn, bool *err_is_device);
+vkd_device *eng_exec_device(eng_exec *x);
+const char *eng_exec_lowering_name(const eng_exec *x);
+/* Drop every cached module and pipeline (between ops). */
+void eng_exec_flush(eng_exec *x);
+
+#endif

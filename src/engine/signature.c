@@ -1,0 +1,80 @@
+/* Disagreement kinds and signatures. */
+#include <stdio.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "signature.h"
+
+const char *eng_kind_name(eng_kind k)
+{
+    static const char *names[KIND_COUNT] = {"tie-direction", "one-unit-rounding", "flush-vs-subnormal",
+                                            "sign-of-zero", "nan-vs-number", "nan-payload", "inf-vs-finite",
+                                            "other"};
+    return names[k];
+}
+
+static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
+{
+    bool hn = fp_is_nan_bits(f, h), dn = fp_is_nan_bits(f, d);
+    if (hn && dn)
+        return KIND_NAN_PAYLOAD;
+    if (hn != dn)
+        return KIND_NAN_VS_NUMBER;
+    fp_value hv = fp_decode(f, h), dv = fp_decode(f, d);
+    if ((hv.kind == FPK_INF) != (dv.kind == FPK_INF))
+        return KIND_INF_VS_FINITE;
+    if (hv.kind == FPK_ZERO && dv.kind == FPK_ZERO)
+        return KIND_SIGN_OF_ZERO;
+    if ((hv.kind == FPK_ZERO && fp_is_subnormal_bits(f, d)) || (dv.kind == FPK_ZERO && fp_is_subnormal_bits(f, h)))
+        return KIND_FLUSH;
+    uint64_t sign = 1ull << (f->bits - 1);
+    if ((h & sign) == (d & sign) && (h - d == 1 || d - h == 1))
+        return tie ? KIND_TIE_DIRECTION : KIND_ONE_UNIT;
+    return KIND_OTHER;
+}
+
+eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint32_t *host, const uint32_t *device)
+{
+    const isa_op *op = in->op;
+    isa_trace t;
+    uint32_t again[ISA_MAX_OUT];
+    op->impl->eval(in, words, again, &t);
+    bool tie = false;
+    for (unsigned s = 0; s < t.n_steps; s++)
+        if (t.step[s].final && t.step[s].info.position == FP_TIE)
+            tie = true;
+    for (unsigned i = 0; i < op->n_out; i++) {
+        switch (op->out[i].format) {
+        case WORD_F16X2:
+            for (int s = 0; s < 32; s += 16) {
+                uint32_t a = (host[i] >> s) & 0xffff, b = (device[i] >> s) & 0xffff;
+                if (a != b)
+                    return judge(&fp_f16, a, b, tie);
+            }
+            break;
+        case WORD_F64LO: {
+            uint64_t a = host[i] | (uint64_t)host[i + 1] << 32, b = device[i] | (uint64_t)device[i + 1] << 32;
+            if (a != b)
+                return judge(&fp_f64, a, b, tie);
+            i++;
+            break;
+        }
+        default:
+            if (host[i] != device[i])
+                return judge(&fp_f32, host[i], device[i], tie);
+        }
+    }
+    return KIND_OTHER;
+}
+
+uint64_t eng_signature(const isa_instance *in, const eng_target *t, eng_kind k)
+{
+    char text[1024];
+    uint32_t shape = in->op->ctrl_limit[CTRL_OP_SEL_HI] && in->op->ctrl_limit[CTRL_NEG_HI] && in->op->n_out == 1 &&
+                             in->op->in[0].format == WORD_B32
+                         ? in->ctrl[CTRL_OP_SEL_HI]
+                         : 0;
+    snprintf(text, sizeof text, "%s|shape=%x,k=%d|%s|%s|%s|%s", in->op->name, shape, in->op->ctrl_limit[CTRL_K] != 0,
+             t->lowering, t->device, t->driver, eng_kind_name(k));
+    return XXH64(text, strlen(text), 0);
+}

@@ -1,0 +1,373 @@
+/* Finding files and the binary case encoding. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "finding.h"
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+} buf_t;
+
+static void put(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(buf_t *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (b->s && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = (b->cap + (size_t)n + 1) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            abort();
+    }
+}
+
+static void put_words(buf_t *b, const char *key, const uint32_t *w, unsigned n)
+{
+    put(b, "%s", key);
+    for (unsigned i = 0; i < n; i++)
+        put(b, " %08x", w[i]);
+    put(b, "\n");
+}
+
+char *io_finding_format(const io_finding *f)
+{
+    buf_t b = {0};
+    put(&b, "tiefuzz-finding %d\n", IO_FINDING_VERSION);
+    put(&b, "op %s\ncontrols %s\nparams %s\nlowering %s\n", f->op, f->controls, f->params, f->lowering);
+    put(&b, "device %s\ndriver %s\ndriver-info %s\ndriver-version %u\napi-version %s\n", f->device, f->driver,
+        f->driver_info, f->driver_version, f->api_version);
+    put(&b, "declared %s\n", f->declared);
+    put(&b, "seed %llu\ncase %llu\nclass %s\nkind %s\nsignature %016llx\ncount %llu\n", (unsigned long long)f->seed,
+        (unsigned long long)f->case_index, f->gen_class, f->kind, (unsigned long long)f->signature,
+        (unsigned long long)f->count);
+    put_words(&b, "input", f->input, f->n_in);
+    put_words(&b, "host", f->host, f->n_out);
+    put_words(&b, "device-output", f->device_out, f->n_out);
+    if (f->minimized) {
+        put(&b, "original-controls %s\n", f->original_controls);
+        put_words(&b, "original-input", f->original_input, f->n_in);
+        put_words(&b, "original-host", f->original_host, f->n_out);
+        put_words(&b, "original-device-output", f->original_device, f->n_out);
+    }
+    if (f->explanation) {
+        const char *p = f->explanation;
+        while (*p) {
+            size_t n = strcspn(p, "\n");
+            put(&b, "| %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+    put(&b, "checksum xxh64 %016llx\n", (unsigned long long)XXH64(b.s, b.len, 0));
+    return b.s;
+}
+
+/* ---- parsing ---- */
+
+typedef struct {
+    const char *name;
+    char *err;
+    size_t errn;
+    unsigned line;
+} parse_ctx;
+
+static int fail(parse_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(parse_ctx *c, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errn, "%s:%u: %s", c->name, c->line, msg);
+    return -1;
+}
+
+static int copy_text(parse_ctx *c, const char *key, const char *v, size_t len, char *out, size_t n)
+{
+    if (len >= n)
+        return fail(c, "%s: longer than %zu characters", key, n - 1);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)v[i] < 0x20)
+            return fail(c, "%s: control character in the value", key);
+    memcpy(out, v, len);
+    out[len] = 0;
+    return 0;
+}
+
+static int parse_u64(parse_ctx *c, const char *key, const char *v, size_t len, int base, uint64_t *out)
+{
+    char tmp[32];
+    if (!len || len >= sizeof tmp)
+        return fail(c, "%s: expected a number", key);
+    memcpy(tmp, v, len);
+    tmp[len] = 0;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(tmp, &end, base);
+    if (*end || errno || tmp[0] == '-')
+        return fail(c, "%s: expected a number, found '%s'", key, tmp);
+    *out = x;
+    return 0;
+}
+
+static int parse_words(parse_ctx *c, const char *key, const char *v, size_t len, uint32_t *w, unsigned *n)
+{
+    unsigned count = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && v[i] == ' ')
+            i++;
+        if (i == len)
+            break;
+        size_t start = i;
+        while (i < len && v[i] != ' ')
+            i++;
+        uint64_t x;
+        if (i - start != 8 || parse_u64(c, key, v + start, i - start, 16, &x))
+            return fail(c, "%s: expected 8-digit hex words", key);
+        if (count == IO_MAX_WORDS)
+            return fail(c, "%s: more than %d words", key, IO_MAX_WORDS);
+        w[count++] = (uint32_t)x;
+    }
+    if (!count)
+        return fail(c, "%s: expected at least one word", key);
+    *n = count;
+    return 0;
+}
+
+enum { F_OP = 1, F_CONTROLS = 2, F_PARAMS = 4, F_LOWERING = 8, F_INPUT = 16, F_HOST = 32, F_DEVICE = 64,
+       F_KIND = 128, F_SIGNATURE = 256 };
+
+int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *f, char *err, size_t errn)
+{
+    parse_ctx c = {name, err, errn, 0};
+    memset(f, 0, sizeof *f);
+    if (len > IO_FINDING_MAX_BYTES)
+        return fail(&c, "larger than %u bytes: not a finding file", IO_FINDING_MAX_BYTES);
+    if (memchr(buf, 0, len))
+        return fail(&c, "contains a NUL byte: not a text finding file");
+    /* The checksum line comes last and covers everything before it. */
+    size_t end = len;
+    if (end && buf[end - 1] == '\n')
+        end--;
+    size_t start = end;
+    while (start > 0 && buf[start - 1] != '\n')
+        start--;
+    unsigned lines = 0;
+    for (size_t i = 0; i < start; i++)
+        lines += buf[i] == '\n';
+    c.line = lines + 1;
+    const char *tag = "checksum xxh64 ";
+    if (end - start != strlen(tag) + 16 || strncmp(buf + start, tag, strlen(tag)) != 0)
+        return fail(&c, "expected the last line to be 'checksum xxh64 <16 hex digits>' (truncated file?)");
+    uint64_t want;
+    if (parse_u64(&c, "checksum", buf + start + strlen(tag), 16, 16, &want))
+        return -1;
+    uint64_t got = XXH64(buf, start, 0);
+    if (got != want)
+        return fail(&c, "checksum mismatch: the file says %016llx, its content hashes to %016llx (edited or corrupted)",
+                    (unsigned long long)want, (unsigned long long)got);
+    unsigned seen = 0;
+    unsigned n_host = 0, n_dev = 0, n_oin = 0, n_oh = 0, n_od = 0;
+    size_t pos = 0;
+    c.line = 0;
+    while (pos < start) {
+        c.line++;
+        size_t n = 0;
+        while (pos + n < start && buf[pos + n] != '\n')
+            n++;
+        const char *line = buf + pos;
+        pos += n + 1;
+        if (c.line == 1) {
+            char head[40];
+            snprintf(head, sizeof head, "tiefuzz-finding %d", IO_FINDING_VERSION);
+            if (n >= 16 && strncmp(line, "tiefuzz-finding ", 16) == 0 && (n != strlen(head) || strncmp(line, head, n)))
+                return fail(&c, "finding format version '%.*s' is not supported (expected %d)", (int)(n - 16), line + 16,
+                            IO_FINDING_VERSION);
+            if (n != strlen(head) || strncmp(line, head, n))
+                return fail(&c, "expected '%s' (not a finding file)", head);
+            continue;
+        }
+        if (n >= 2 && line[0] == '|' && line[1] == ' ')
+            continue;  /* explanation: regenerated when needed */
+        if (n == 1 && line[0] == '|')
+            continue;
+        const char *sp = memchr(line, ' ', n);
+        if (!sp)
+            return fail(&c, "expected 'key value'");
+        size_t klen = (size_t)(sp - line);
+        const char *v = sp + 1;
+        size_t vlen = n - klen - 1;
+        char key[32];
+        if (klen >= sizeof key)
+            return fail(&c, "unknown field '%.*s'", (int)(klen > 40 ? 40 : klen), line);
+        memcpy(key, line, klen);
+        key[klen] = 0;
+        int rc = 0;
+        uint64_t x;
+#define TEXT(k, field, flag) else if (!strcmp(key, k)) { rc = copy_text(&c, k, v, vlen, f->field, sizeof f->field); seen |= flag; }
+        if (0) {
+        }
+        TEXT("op", op, F_OP)
+        TEXT("controls", controls, F_CONTROLS)
+        TEXT("params", params, F_PARAMS)
+        TEXT("lowering", lowering, F_LOWERING)
+        TEXT("device", device, 0)
+        TEXT("driver", driver, 0)
+        TEXT("driver-info", driver_info, 0)
+        TEXT("api-version", api_version, 0)
+        TEXT("declared", declared, 0)
+        TEXT("class", gen_class, 0)
+        TEXT("kind", kind, F_KIND)
+        TEXT("original-controls", original_controls, 0)
+        else if (!strcmp(key, "driver-version")) {
+            rc = parse_u64(&c, key, v, vlen, 10, &x);
+            f->driver_version = (uint32_t)x;
+        } else if (!strcmp(key, "seed"))
+            rc = parse_u64(&c, key, v, vlen, 10, &f->seed);
+        else if (!strcmp(key, "case"))
+            rc = parse_u64(&c, key, v, vlen, 10, &f->case_index);
+        else if (!strcmp(key, "count"))
+            rc = parse_u64(&c, key, v, vlen, 10, &f->count);
+        else if (!strcmp(key, "signature")) {
+            rc = vlen == 16 ? parse_u64(&c, key, v, vlen, 16, &f->signature) : fail(&c, "signature: expected 16 hex digits");
+            seen |= F_SIGNATURE;
+        } else if (!strcmp(key, "input")) {
+            rc = parse_words(&c, key, v, vlen, f->input, &f->n_in);
+            seen |= F_INPUT;
+        } else if (!strcmp(key, "host")) {
+            rc = parse_words(&c, key, v, vlen, f->host, &n_host);
+            seen |= F_HOST;
+        } else if (!strcmp(key, "device-output")) {
+            rc = parse_words(&c, key, v, vlen, f->device_out, &n_dev);
+            seen |= F_DEVICE;
+        } else if (!strcmp(key, "original-input")) {
+            rc = parse_words(&c, key, v, vlen, f->original_input, &n_oin);
+            f->minimized = true;
+        } else if (!strcmp(key, "original-host"))
+            rc = parse_words(&c, key, v, vlen, f->original_host, &n_oh);
+        else if (!strcmp(key, "original-device-output"))
+            rc = parse_words(&c, key, v, vlen, f->original_device, &n_od);
+        else
+            return fail(&c, "unknown field '%s'", key);
+#undef TEXT
+        if (rc)
+            return -1;
+    }
+    static const struct { unsigned flag; const char *name; } required[] = {
+        {F_OP, "op"}, {F_CONTROLS, "controls"}, {F_PARAMS, "params"}, {F_LOWERING, "lowering"}, {F_INPUT, "input"},
+        {F_HOST, "host"}, {F_DEVICE, "device-output"}, {F_KIND, "kind"}, {F_SIGNATURE, "signature"}};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!(seen & required[i].flag))
+            return fail(&c, "the field '%s' is missing", required[i].name);
+    if (n_dev != n_host)
+        return fail(&c, "host and device-output have different word counts (%u, %u)", n_host, n_dev);
+    f->n_out = n_host;
+    if (f->minimized && (n_oin != f->n_in || n_oh != n_host || n_od != n_host))
+        return fail(&c, "original-input, original-host and original-device-output must match input and host in size");
+    return 0;
+}
+
+/* ---- binary cases ---- */
+
+bool io_is_case_binary(const uint8_t *buf, size_t len) { return len >= 4 && memcmp(buf, IO_CASE_MAGIC, 4) == 0; }
+
+size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n)
+{
+    size_t name = strlen(c->op);
+    size_t need = 4 + 6 + name + 4u * c->n_ctrl + c->n_param + 4u * c->n_words;
+    if (need > n || name > 63 || c->n_ctrl > 16 || c->n_param > 16 || c->n_words > IO_MAX_WORDS)
+        return 0;
+    uint8_t *p = buf;
+    memcpy(p, IO_CASE_MAGIC, 4);
+    p += 4;
+    *p++ = 1;
+    *p++ = c->lowering;
+    *p++ = c->n_ctrl;
+    *p++ = c->n_param;
+    *p++ = c->n_words;
+    *p++ = (uint8_t)name;
+    memcpy(p, c->op, name);
+    p += name;
+    for (unsigned i = 0; i < c->n_ctrl; i++, p += 4)
+        for (int b = 0; b < 4; b++)
+            p[b] = (uint8_t)(c->ctrl[i] >> (8 * b));
+    memcpy(p, c->param, c->n_param);
+    p += c->n_param;
+    for (unsigned i = 0; i < c->n_words; i++, p += 4)
+        for (int b = 0; b < 4; b++)
+            p[b] = (uint8_t)(c->words[i] >> (8 * b));
+    return (size_t)(p - buf);
+}
+
+int io_case_decode(const uint8_t *buf, size_t len, const char *name, io_case *out, char *err, size_t errn)
+{
+    parse_ctx c = {name, err, errn, 1};
+    memset(out, 0, sizeof *out);
+    if (len < 10 || !io_is_case_binary(buf, len))
+        return fail(&c, "expected a binary case starting with 'TFZC' and a 6-byte header (%zu bytes)", len);
+    if (buf[4] != 1)
+        return fail(&c, "binary case version %u is not supported (expected 1)", buf[4]);
+    out->lowering = buf[5];
+    out->n_ctrl = buf[6];
+    out->n_param = buf[7];
+    out->n_words = buf[8];
+    size_t nlen = buf[9];
+    if (out->n_ctrl > 16 || out->n_param > 16 || out->n_words > IO_MAX_WORDS || nlen > 63 || nlen == 0)
+        return fail(&c, "binary case header out of range (controls %u, params %u, words %u, name %zu)", out->n_ctrl,
+                    out->n_param, out->n_words, nlen);
+    size_t need = 10 + nlen + 4u * out->n_ctrl + out->n_param + 4u * out->n_words;
+    if (len != need)
+        return fail(&c, "binary case is %zu bytes, its header says %zu (%s)", len, need, len < need ? "truncated" : "trailing bytes");
+    const uint8_t *p = buf + 10;
+    for (size_t i = 0; i < nlen; i++)
+        if (p[i] < 0x21 || p[i] > 0x7e)
+            return fail(&c, "binary case: op name has a byte 0x%02x that is not printable", p[i]);
+    memcpy(out->op, p, nlen);
+    p += nlen;
+    for (unsigned i = 0; i < out->n_ctrl; i++, p += 4)
+        out->ctrl[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    memcpy(out->param, p, out->n_param);
+    p += out->n_param;
+    for (unsigned i = 0; i < out->n_words; i++, p += 4)
+        out->words[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return 0;
+}
+
+int io_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errn)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errn, "%s: cannot open (%s)", path, strerror(errno));
+        return -1;
+    }
+    char *b = malloc(max + 1);
+    size_t n = b ? fread(b, 1, max + 1, f) : 0;
+    bool error = ferror(f);
+    fclose(f);
+    if (!b || error) {
+        free(b);
+        snprintf(err, errn, "%s: cannot read", path);
+        return -1;
+    }
+    if (n > max) {
+        free(b);
+        snprintf(err, errn, "%s: larger than %zu bytes", path, max);
+        return -1;
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+}

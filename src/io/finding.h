@@ -1,0 +1,62 @@
+/* io/finding: the finding file, one per distinct disagreement.
+ *
+ * Text, line-oriented, "key value" per line; the explanation is kept as
+ * lines starting with "| "; the last line is "checksum xxh64 HEX" over every
+ * byte before it.  Readers are pure functions over a buffer and reject
+ * truncated, oversized, wrong-version, wrong-checksum and malformed input
+ * with "file:line: what was expected".  Strings only: the engine turns them
+ * into instances. */
+#ifndef TIEFUZZ_IO_FINDING_H
+#define TIEFUZZ_IO_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IO_FINDING_VERSION 1
+#define IO_FINDING_MAX_BYTES (1u << 20)
+#define IO_MAX_WORDS 8
+
+typedef struct {
+    char op[64], controls[256], params[256], lowering[16];
+    char device[256], driver[256], driver_info[256], api_version[32];
+    uint32_t driver_version;
+    char declared[160];
+    uint64_t seed, case_index, count;
+    char gen_class[32], kind[32];
+    uint64_t signature;
+    unsigned n_in, n_out;
+    uint32_t input[IO_MAX_WORDS], host[IO_MAX_WORDS], device_out[IO_MAX_WORDS];
+    bool minimized;
+    char original_controls[256];
+    uint32_t original_input[IO_MAX_WORDS], original_host[IO_MAX_WORDS], original_device[IO_MAX_WORDS];
+    const char *explanation;   /* writing only: lines to quote */
+} io_finding;
+
+/* Render to a malloc'd NUL-terminated buffer (checksum line included). */
+char *io_finding_format(const io_finding *f);
+/* Parse; returns 0, or -1 with "name:line: message" in err. */
+int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *out, char *err, size_t errn);
+
+/* The binary case encoding shared with the libFuzzer targets' crash files:
+ *   "TFZC" | u8 version (1) | u8 lowering | u8 n_ctrl | u8 n_param | u8 n_words |
+ *   u8 op-name length | op name | n_ctrl x u32 LE | n_param x u8 | n_words x u32 LE
+ * Nothing may follow. */
+#define IO_CASE_MAGIC "TFZC"
+typedef struct {
+    char op[64];
+    uint8_t lowering;
+    uint8_t n_ctrl, n_param, n_words;
+    uint32_t ctrl[16];
+    uint8_t param[16];
+    uint32_t words[IO_MAX_WORDS];
+} io_case;
+
+size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n);  /* bytes written, 0 if too small */
+int io_case_decode(const uint8_t *buf, size_t len, const char *name, io_case *out, char *err, size_t errn);
+bool io_is_case_binary(const uint8_t *buf, size_t len);
+
+/* Read a whole file (at most max bytes) into a malloc'd buffer; 0 or -1 with err. */
+int io_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errn);
+
+#endif

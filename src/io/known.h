@@ -1,0 +1,35 @@
+/* io/known: known divergences, the .txt files under corpus/known.
+ *
+ * One rule a line: space-separated NAME=VALUE conditions, then
+ * reason=TEXT to the end of the line.  Conditions: device (a
+ * case-insensitive substring of the device name), op (a glob), lowering,
+ * kind (a comma-separated list of disagreement kinds), signature (16 hex
+ * digits).  A rule matches when all its conditions do; '#' starts a comment. */
+#ifndef TIEFUZZ_IO_KNOWN_H
+#define TIEFUZZ_IO_KNOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char device[128], op[96], lowering[16], kinds[160];
+    uint64_t signature;
+    bool has_signature;
+    char reason[512];
+    char where[300];  /* file:line */
+} io_known_rule;
+
+typedef struct {
+    io_known_rule *rules;
+    unsigned n;
+} io_known;
+
+int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, char *err, size_t errn);
+/* Every *.txt in dir (sorted); a missing dir is no rules. */
+int io_known_load_dir(const char *dir, io_known *k, char *err, size_t errn);
+const io_known_rule *io_known_match(const io_known *k, const char *device, const char *op, const char *lowering,
+                                    const char *kind, uint64_t signature);
+void io_known_free(io_known *k);
+
+#endif

@@ -1,0 +1,192 @@
+/* Regression tuple files. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "regression.h"
+#include "tuple.h"
+
+static int fail(char *err, size_t errn, const char *name, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail(char *err, size_t errn, const char *name, unsigned line, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errn, "%s:%u: %s", name, line, msg);
+    return -1;
+}
+
+static int field(const char *text, const char *key, char *out, size_t n)
+{
+    const char *p = strstr(text, key);
+    if (!p || (p != text && p[-1] != ' '))
+        return -1;
+    p += strlen(key);
+    size_t len = strcspn(p, " ");
+    if (len >= n || len == 0)
+        return -1;
+    memcpy(out, p, len);
+    out[len] = 0;
+    return 0;
+}
+
+int io_regression_parse(const char *buf, size_t len, const char *name, io_regression *r, char *err, size_t errn)
+{
+    memset(r, 0, sizeof *r);
+    if (len > (64u << 20))
+        return fail(err, errn, name, 1, "larger than 64 MiB");
+    if (memchr(buf, 0, len))
+        return fail(err, errn, name, 1, "contains a NUL byte: not a text tuple file");
+    unsigned line = 0;
+    size_t pos = 0;
+    io_regression_entry cur = {0};
+    bool have_instance = false;
+    while (pos < len) {
+        line++;
+        size_t n = strcspn(buf + pos, "\n");
+        if (pos + n > len)
+            n = len - pos;
+        char text[2048];
+        if (n >= sizeof text) {
+            io_regression_free(r);
+            return fail(err, errn, name, line, "line longer than %zu characters", sizeof text - 1);
+        }
+        memcpy(text, buf + pos, n);
+        text[n] = 0;
+        pos += n + 1;
+        if (line == 1) {
+            if (strcmp(text, "tiefuzz-regression 1")) {
+                io_regression_free(r);
+                return fail(err, errn, name, line, "expected 'tiefuzz-regression 1'%s",
+                            strncmp(text, "tiefuzz-regression ", 19) ? " (not a regression file)" : ": unsupported version");
+            }
+            continue;
+        }
+        if (line == 2) {
+            if (strncmp(text, "op ", 3) || strlen(text + 3) >= sizeof r->op || !text[3] || strchr(text + 3, ' ')) {
+                io_regression_free(r);
+                return fail(err, errn, name, line, "expected 'op NAME'");
+            }
+            strcpy(r->op, text + 3);
+            continue;
+        }
+        char *comment = strchr(text, '#');
+        char note[160] = "";
+        if (comment) {
+            snprintf(note, sizeof note, "%s", comment + 1 + (comment[1] == ' '));
+            *comment = 0;
+        }
+        char *s = text;
+        while (*s == ' ' || *s == '\t' || *s == '\r')
+            s++;
+        if (!*s)
+            continue;
+        if (!strncmp(s, "instance ", 9)) {
+            memset(&cur, 0, sizeof cur);
+            if (field(s, "controls=", cur.controls, sizeof cur.controls) ||
+                field(s, "params=", cur.params, sizeof cur.params) ||
+                field(s, "lowering=", cur.lowering, sizeof cur.lowering)) {
+                io_regression_free(r);
+                return fail(err, errn, name, line, "expected 'instance controls=.. params=.. lowering=..'");
+            }
+            have_instance = true;
+            continue;
+        }
+        char *arrow = strstr(s, "->");
+        if (!arrow) {
+            io_regression_free(r);
+            return fail(err, errn, name, line, "expected 'INPUT WORDS -> EXPECTED WORDS' or an instance line");
+        }
+        if (!have_instance) {
+            io_regression_free(r);
+            return fail(err, errn, name, line, "a tuple before any 'instance' line");
+        }
+        *arrow = 0;
+        io_regression_entry e = cur;
+        char msg[200];
+        int a = io_parse_words(s, e.in, IO_MAX_WORDS, msg, sizeof msg);
+        int b = a > 0 ? io_parse_words(arrow + 2, e.out, IO_MAX_WORDS, msg, sizeof msg) : -1;
+        if (a <= 0 || b <= 0) {
+            io_regression_free(r);
+            return fail(err, errn, name, line, "%s", a == 0 || b == 0 ? "expected words on both sides of '->'" : msg);
+        }
+        e.n_in = (unsigned)a;
+        e.n_out = (unsigned)b;
+        e.line = line;
+        snprintf(e.comment, sizeof e.comment, "%s", note);
+        io_regression_add(r, &e);
+    }
+    if (line < 2) {
+        io_regression_free(r);
+        return fail(err, errn, name, line ? line : 1, "truncated: expected a header and an 'op' line");
+    }
+    return 0;
+}
+
+void io_regression_add(io_regression *r, const io_regression_entry *e)
+{
+    r->e = realloc(r->e, (r->n + 1) * sizeof *r->e);
+    r->e[r->n++] = *e;
+}
+
+static int compare(const void *pa, const void *pb)
+{
+    const io_regression_entry *a = pa, *b = pb;
+    int c = strcmp(a->controls, b->controls);
+    if (!c)
+        c = strcmp(a->params, b->params);
+    if (!c)
+        c = strcmp(a->lowering, b->lowering);
+    for (unsigned i = 0; !c && i < a->n_in && i < b->n_in; i++)
+        c = a->in[i] < b->in[i] ? -1 : a->in[i] > b->in[i];
+    if (!c)
+        c = (int)a->n_in - (int)b->n_in;
+    return c;
+}
+
+void io_regression_normalize(io_regression *r)
+{
+    qsort(r->e, r->n, sizeof *r->e, compare);
+    unsigned k = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        if (!k || compare(&r->e[k - 1], &r->e[i]))
+            r->e[k++] = r->e[i];
+    r->n = k;
+}
+
+char *io_regression_format(const io_regression *r)
+{
+    size_t cap = 256 + (size_t)r->n * 400, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    len += (size_t)snprintf(s + len, cap - len, "tiefuzz-regression 1\nop %s\n", r->op);
+    const io_regression_entry *prev = NULL;
+    for (unsigned i = 0; i < r->n; i++) {
+        const io_regression_entry *e = &r->e[i];
+        if (!prev || strcmp(prev->controls, e->controls) || strcmp(prev->params, e->params) ||
+            strcmp(prev->lowering, e->lowering))
+            len += (size_t)snprintf(s + len, cap - len, "instance controls=%s params=%s lowering=%s\n", e->controls,
+                                    e->params, e->lowering);
+        for (unsigned j = 0; j < e->n_in; j++)
+            len += (size_t)snprintf(s + len, cap - len, "%s%08x", j ? " " : "", e->in[j]);
+        len += (size_t)snprintf(s + len, cap - len, " ->");
+        for (unsigned j = 0; j < e->n_out; j++)
+            len += (size_t)snprintf(s + len, cap - len, " %08x", e->out[j]);
+        if (e->comment[0])
+            len += (size_t)snprintf(s + len, cap - len, "   # %s", e->comment);
+        len += (size_t)snprintf(s + len, cap - len, "\n");
+        prev = e;
+    }
+    return s;
+}
+
+void io_regression_free(io_regression *r)
+{
+    free(r->e);
+    r->e = NULL;
+    r->n = 0;
+}
