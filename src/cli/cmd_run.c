@@ -9,9 +9,12 @@ static const char help[] =
     "                   [--cases N | --time DURATION] [--json FILE] [--quiet] [--shader FILE]\n"
     "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
     "                   [--show N] [--keep N] [--strict-nan] [--validate]\n"
+    "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR]\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
-    "Exit: 0 no disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
+    "Findings: one minimized file per new signature in DIR (default findings/); known divergences\n"
+    "(default corpus/known) are reported apart and do not change the exit status.\n"
+    "Exit: 0 no unknown disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -32,6 +35,14 @@ int cmd_run(int argc, char **argv)
             o.validation = true;
         else if (cli_flag(&a, "--strict-nan"))
             o.strict_nan = true;
+        else if (cli_flag(&a, "--no-minimize"))
+            o.minimize = false;
+        else if (cli_flag(&a, "--no-findings"))
+            o.findings_dir = NULL;
+        else if ((v = cli_value(&a, "--findings")))
+            o.findings_dir = v;
+        else if ((v = cli_value(&a, "--known")))
+            o.known_dir = v;
         else if ((v = cli_value(&a, "--device")))
             o.device = v;
         else if ((v = cli_value(&a, "--lowering"))) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -17,6 +18,7 @@
 #include "compare.h"
 #include "explain.h"
 #include "exec.h"
+#include "findings.h"
 #include "io/json.h"
 #include "isa/classify.h"
 #include "vk/runner.h"
@@ -50,6 +52,20 @@ void eng_options_default(eng_options *o)
     o->show = 1;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
+    o->findings_dir = "findings";
+    o->minimize = true;
+}
+
+const char *eng_default_known_dir(void)
+{
+    struct stat st;
+    if (stat("corpus/known", &st) == 0 && S_ISDIR(st.st_mode))
+        return "corpus/known";
+#ifdef TIEFUZZ_SOURCE_DIR
+    return TIEFUZZ_SOURCE_DIR "/corpus/known";
+#else
+    return "corpus/known";
+#endif
 }
 
 int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad)
@@ -167,6 +183,9 @@ typedef struct {
     const eng_options *o;
     vkd_device *dev;
     eng_exec *exec;
+    eng_findings *findings;
+    const char *declared;
+    int failure;          /* exit status of a failure inside a batch check */
 } run_state;
 
 /* One batch slot: cases [start, start+count) of one instance. */
@@ -253,24 +272,38 @@ static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
     r->cases += sl->count;
     if (!n)
         return;
+    /* The device buffer is reused by minimization: keep this batch's outputs. */
+    uint32_t *copy = malloc((size_t)sl->count * op->n_out * 4);
+    memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     for (unsigned i = 0; i < sl->count; i++) {
         if (!bad[i])
             continue;
+        const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
+        const uint32_t *d = copy + (size_t)i * op->n_out;
         if (r->disagreements < o->show && !o->quiet) {
             fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", op->name,
                     (unsigned long long)(sl->start + i), (unsigned long long)o->seed);
-            eng_explain(stderr, &sl->in, sl->words + (size_t)i * op->n_in, dev + (size_t)i * op->n_out, "  ");
+            eng_explain(stderr, &sl->in, w, d, "  ");
         }
         r->disagreements++;
         if (r->n_kept < o->keep) {
             finding *f = &r->kept[r->n_kept++];
             f->index = sl->start + i;
             f->in = sl->in;
-            memcpy(f->words, sl->words + (size_t)i * op->n_in, op->n_in * 4);
-            memcpy(f->host, sl->host + (size_t)i * op->n_out, op->n_out * 4);
-            memcpy(f->device, dev + (size_t)i * op->n_out, op->n_out * 4);
+            memcpy(f->words, w, op->n_in * 4);
+            memcpy(f->host, h, op->n_out * 4);
+            memcpy(f->device, d, op->n_out * 4);
+        }
+        char err[600];
+        bool device_error;
+        if (!s->failure && eng_findings_add(s->findings, &sl->in, w, h, d, sl->start + i,
+                                            o->classes[(sl->start + i) % o->n_classes], s->declared, err, sizeof err,
+                                            &device_error)) {
+            fprintf(stderr, "\ntiefuzz: %s\n", err);
+            s->failure = device_error ? EXIT_NO_DEVICE : EXIT_USAGE;
         }
     }
+    free(copy);
 }
 
 static void status_line(const op_report *r, double started, double deadline, bool time_bound)
@@ -315,6 +348,7 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
                 break;
             }
             snprintf(r->declared, sizeof r->declared, "%s", declared);
+            s->declared = r->declared;
             sl->start = next;
             sl->count = (unsigned)count;
             fill(s, r, sl);
@@ -334,6 +368,8 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
             }
             prev->busy = false;
             check(s, r, prev, bad);
+            if (s->failure)
+                return s->failure;
         }
         if (tty && now() - last_status > 0.25) {
             status_line(r, started, deadline, time_bound);
@@ -397,6 +433,7 @@ typedef struct {
     const vkd_info *dev;
     op_report *reports;
     unsigned n;
+    const eng_findings *findings;
 } json_ctx;
 
 static void write_json(FILE *f, void *ctx)
@@ -456,6 +493,7 @@ static void write_json(FILE *f, void *ctx)
         json_end_object(&j);
     }
     json_end_array(&j);
+    eng_findings_json(c->findings, &j);
     json_end_object(&j);
 }
 
@@ -507,7 +545,7 @@ int eng_run(const eng_options *o)
     run_state s = {.o = o, .dev = dev};
     {
         static char big[1 << 16];
-        s.exec = eng_exec_create(dev, o->lowering, o->shader_path, 1024, big, sizeof big);
+        s.exec = eng_exec_create(dev, o->lowering, o->shader_path, 65536, big, sizeof big);
         if (!s.exec) {
             fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big);
             vkd_close(dev);
@@ -515,6 +553,22 @@ int eng_run(const eng_options *o)
             return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
         }
     }
+    io_known known = {0};
+    const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
+    if (io_known_load_dir(known_dir, &known, err, sizeof err)) {
+        fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
+        eng_findings_destroy(s.findings);
+    io_known_free(&known);
+    eng_exec_destroy(s.exec);
+        vkd_close(dev);
+        free(tmpl);
+        return EXIT_USAGE;
+    }
+    char driver[600];
+    snprintf(driver, sizeof driver, "%s %s", vkd_device_info(dev)->driver_name, vkd_device_info(dev)->driver_info);
+    eng_target target = {eng_exec_lowering_name(s.exec), vkd_device_info(dev)->name, driver};
+    eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
+    s.findings = eng_findings_create(&fo, s.exec, &target);
     op_report *reports = calloc((size_t)n, sizeof *reports);
     unsigned max_in = 0, max_out = 0;
     for (int i = 0; i < n; i++) {
@@ -567,13 +621,17 @@ int eng_run(const eng_options *o)
             reports[i].op = ops[i];
     sigaction(SIGINT, &old, NULL);
     print_summary(stdout, o, reports, (unsigned)n);
+    eng_findings_print(s.findings, stdout);
+    if (eng_findings_known(s.findings))
+        printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",
+               (unsigned long long)eng_findings_known(s.findings), known_dir);
     uint64_t total_dis = 0;
     for (int i = 0; i < n; i++)
         total_dis += reports[i].disagreements;
     if (interrupted)
         fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
     if (o->json_path) {
-        json_ctx jc = {o, vkd_device_info(dev), reports, (unsigned)n};
+        json_ctx jc = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings};
         if (io_write_atomic(o->json_path, write_json, &jc)) {
             fprintf(stderr, "tiefuzz run: cannot write --json %s\n", o->json_path);
             if (status == EXIT_AGREE)
@@ -587,12 +645,15 @@ int eng_run(const eng_options *o)
     for (int i = 0; i < n; i++)
         if (reports[i].cases)
             all_skipped = false;
-    if (status == EXIT_AGREE && total_dis)
+    (void)total_dis;
+    if (status == EXIT_AGREE && eng_findings_unknown(s.findings))
         status = EXIT_DISAGREE;
     if (status == EXIT_AGREE && all_skipped && !interrupted)
         status = EXIT_NO_DEVICE;  /* nothing could run on this device */
     if (status == EXIT_AGREE && verrs)
         status = EXIT_INTERNAL;
+    eng_findings_destroy(s.findings);
+    io_known_free(&known);
     eng_exec_destroy(s.exec);
     for (int i = 0; i < 2; i++) {
         vkr_batch_destroy(dev, slots[i].batch);

@@ -31,7 +31,14 @@ typedef struct {
     unsigned show;               /* disagreements explained on stderr per op */
     bool strict_nan;
     unsigned threads;            /* generation threads (default: online CPUs) */
+    const char *findings_dir;    /* where finding files go (default findings); NULL: none */
+    bool minimize;               /* minimize each new finding (default) */
+    const char *known_dir;       /* known divergences (default: corpus/known) */
 } eng_options;
+
+/* The known-divergence directory to use when none is given: corpus/known in
+ * the working directory, else the one in tiefuzz's source tree. */
+const char *eng_default_known_dir(void);
 
 void eng_options_default(eng_options *o);
 int eng_run(const eng_options *o);

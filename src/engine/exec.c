@@ -70,6 +70,7 @@ void eng_exec_destroy(eng_exec *x)
 }
 
 vkd_device *eng_exec_device(eng_exec *x) { return x->dev; }
+unsigned eng_exec_capacity(const eng_exec *x) { return vkr_batch_capacity(x->batch); }
 const char *eng_exec_lowering_name(const eng_exec *x) { return x->user ? "user-shader" : isa_lowering_name(x->lowering); }
 
 static bool same_shape(const isa_instance *a, const isa_instance *b)

@@ -22,6 +22,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
 int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
                  size_t errn, bool *err_is_device);
 vkd_device *eng_exec_device(eng_exec *x);
+unsigned eng_exec_capacity(const eng_exec *x);
 const char *eng_exec_lowering_name(const eng_exec *x);
 /* Drop every cached module and pipeline (between ops). */
 void eng_exec_flush(eng_exec *x);

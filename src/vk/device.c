@@ -335,7 +335,7 @@ vkd_device *vkd_open(const char *sel, bool validation, char *err, size_t errn)
     vkEnumeratePhysicalDevices(d->instance, &n, NULL);
     VkPhysicalDevice *pds = calloc(n ? n : 1, sizeof *pds);
     vkEnumeratePhysicalDevices(d->instance, &n, pds);
-    d->physical = (unsigned)idx < n ? pds[idx] : VK_NULL_HANDLE;
+    d->physical = (uint32_t)idx < n ? pds[idx] : VK_NULL_HANDLE;
     free(pds);
     if (!d->physical) {
         snprintf(err, errn, "the device list changed while opening the device");

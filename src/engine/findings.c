@@ -1,0 +1,247 @@
+/* The findings store. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "compare.h"
+#include "explain.h"
+#include "findings.h"
+
+typedef struct {
+    uint64_t signature;
+    const isa_op *op;
+    eng_kind kind;
+    uint64_t count;
+    const io_known_rule *known;
+    char path[600];
+    unsigned complexity_before, complexity_after, rounds;
+} sig_entry;
+
+struct eng_findings {
+    eng_findings_options o;
+    eng_exec *exec;
+    eng_target target;
+    sig_entry *sigs;
+    unsigned n;
+    uint64_t unknown, known;
+};
+
+eng_findings *eng_findings_create(const eng_findings_options *o, eng_exec *x, const eng_target *t)
+{
+    eng_findings *f = calloc(1, sizeof *f);
+    f->o = *o;
+    f->exec = x;
+    f->target = *t;
+    return f;
+}
+
+void eng_findings_destroy(eng_findings *f)
+{
+    if (!f)
+        return;
+    free(f->sigs);
+    free(f);
+}
+
+uint64_t eng_findings_unknown(const eng_findings *f) { return f->unknown; }
+uint64_t eng_findings_known(const eng_findings *f) { return f->known; }
+
+void eng_finding_fill(io_finding *r, const isa_instance *in, const uint32_t *words, const uint32_t *host,
+                      const uint32_t *device, const eng_target *t, const vkd_info *dev, char **explanation)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->op, sizeof r->op, "%s", in->op->name);
+    isa_controls_text(in, r->controls, sizeof r->controls);
+    isa_params_text(in, r->params, sizeof r->params);
+    snprintf(r->lowering, sizeof r->lowering, "%s", t->lowering);
+    snprintf(r->device, sizeof r->device, "%s", dev->name);
+    snprintf(r->driver, sizeof r->driver, "%s", dev->driver_name);
+    snprintf(r->driver_info, sizeof r->driver_info, "%s", dev->driver_info);
+    r->driver_version = dev->driver_version;
+    vkd_version_text(dev->api_version, r->api_version, sizeof r->api_version);
+    r->n_in = in->op->n_in;
+    r->n_out = in->op->n_out;
+    memcpy(r->input, words, r->n_in * 4);
+    memcpy(r->host, host, r->n_out * 4);
+    memcpy(r->device_out, device, r->n_out * 4);
+    eng_kind k = eng_classify(in, words, host, device);
+    snprintf(r->kind, sizeof r->kind, "%s", eng_kind_name(k));
+    r->signature = eng_signature(in, t, k);
+    r->count = 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        eng_explain(m, in, words, device, "");
+        fclose(m);
+    }
+    r->explanation = text;
+    *explanation = text;
+}
+
+const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *lowering)
+{
+    static char why[400];
+    const isa_op *op = isa_op_find(r->op);
+    if (!op) {
+        snprintf(why, sizeof why, "unknown op '%s'", r->op);
+        return why;
+    }
+    isa_instance_default(&out->in, op);
+    const char *e;
+    if (strcmp(r->controls, "none") && (e = isa_parse_controls(&out->in, r->controls))) {
+        snprintf(why, sizeof why, "controls: %s", e);
+        return why;
+    }
+    if (strcmp(r->params, "none") && (e = isa_parse_params(&out->in, r->params))) {
+        snprintf(why, sizeof why, "params: %s", e);
+        return why;
+    }
+    if (r->n_in != op->n_in || r->n_out != op->n_out) {
+        snprintf(why, sizeof why, "%s takes %u input and %u output words; the file has %u and %u", op->name, op->n_in,
+                 op->n_out, r->n_in, r->n_out);
+        return why;
+    }
+    memcpy(out->words, r->input, op->n_in * 4);
+    int l = isa_lowering_parse(r->lowering);
+    if (lowering)
+        *lowering = l < 0 ? LOWERING_DIRECT : (isa_lowering)l;
+    if (l < 0 && strcmp(r->lowering, "user-shader")) {
+        snprintf(why, sizeof why, "unknown lowering '%s'", r->lowering);
+        return why;
+    }
+    return NULL;
+}
+
+static void write_file(FILE *f, void *ctx) { fputs(ctx, f); }
+
+static int make_dir(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
+                     const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
+                     size_t errn, bool *device_error)
+{
+    *device_error = false;
+    eng_kind kind = eng_classify(in, words, host, device);
+    uint64_t sig = eng_signature(in, &f->target, kind);
+    for (unsigned i = 0; i < f->n; i++)
+        if (f->sigs[i].signature == sig) {
+            f->sigs[i].count++;
+            if (f->sigs[i].known)
+                f->known++;
+            else
+                f->unknown++;
+            return 0;
+        }
+    f->sigs = realloc(f->sigs, (f->n + 1) * sizeof *f->sigs);
+    sig_entry *e = &f->sigs[f->n++];
+    memset(e, 0, sizeof *e);
+    e->signature = sig;
+    e->op = in->op;
+    e->kind = kind;
+    e->count = 1;
+    e->known = io_known_match(f->o.known, f->target.device, in->op->name, f->target.lowering, eng_kind_name(kind), sig);
+    if (e->known) {
+        f->known++;
+        return 0;
+    }
+    f->unknown++;
+    if (!f->o.dir)
+        return 0;
+    /* New: minimize, then write. */
+    eng_case start = {*in, {0}}, small = start;
+    memcpy(start.words, words, in->op->n_in * 4);
+    small = start;
+    e->complexity_before = eng_case_complexity(&start);
+    if (f->o.minimize &&
+        eng_minimize(f->exec, &f->target, sig, &start, &small, &e->rounds, err, errn, device_error))
+        return -1;
+    e->complexity_after = eng_case_complexity(&small);
+    uint32_t small_host[ISA_MAX_OUT], small_dev[ISA_MAX_OUT];
+    small.in.op->impl->eval(&small.in, small.words, small_host, NULL);
+    if (eng_exec_run(f->exec, &small.in, small.words, 1, small_dev, err, errn, device_error))
+        return -1;
+    io_finding rec;
+    char *explanation;
+    eng_finding_fill(&rec, &small.in, small.words, small_host, small_dev, &f->target,
+                     vkd_device_info(eng_exec_device(f->exec)), &explanation);
+    rec.signature = sig;  /* minimization kept it; the original's by definition */
+    snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(kind));
+    rec.seed = f->o.seed;
+    rec.case_index = case_index;
+    snprintf(rec.gen_class, sizeof rec.gen_class, "%s", gen_class_name(c));
+    snprintf(rec.declared, sizeof rec.declared, "%s", declared ? declared : "");
+    if (memcmp(&small, &start, sizeof small)) {
+        rec.minimized = true;
+        isa_controls_text(in, rec.original_controls, sizeof rec.original_controls);
+        memcpy(rec.original_input, words, in->op->n_in * 4);
+        memcpy(rec.original_host, host, in->op->n_out * 4);
+        memcpy(rec.original_device, device, in->op->n_out * 4);
+    }
+    char *text = io_finding_format(&rec);
+    free(explanation);
+    if (make_dir(f->o.dir)) {
+        snprintf(err, errn, "cannot create the findings directory %s (%s)", f->o.dir, strerror(errno));
+        free(text);
+        return -1;
+    }
+    snprintf(e->path, sizeof e->path, "%s/%s-%016llx.finding", f->o.dir, in->op->name, (unsigned long long)sig);
+    if (io_write_atomic(e->path, write_file, text)) {
+        snprintf(err, errn, "cannot write %s (%s)", e->path, strerror(errno));
+        free(text);
+        return -1;
+    }
+    free(text);
+    return 0;
+}
+
+void eng_findings_print(const eng_findings *f, FILE *out)
+{
+    if (!f->n)
+        return;
+    fprintf(out, "\n%-24s %-20s %10s  %s\n", "signature", "kind", "count", "finding");
+    for (unsigned i = 0; i < f->n; i++) {
+        const sig_entry *e = &f->sigs[i];
+        char sig[40];
+        snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
+        if (e->known)
+            fprintf(out, "%-24s %-20s %10llu  known (%s): %s  [%s]\n", sig, eng_kind_name(e->kind),
+                    (unsigned long long)e->count, e->op->name, e->known->reason, e->known->where);
+        else
+            fprintf(out, "%-24s %-20s %10llu  %s%s\n", sig, eng_kind_name(e->kind), (unsigned long long)e->count,
+                    e->path[0] ? e->path : e->op->name, e->path[0] ? "" : " (no file written)");
+    }
+}
+
+void eng_findings_json(const eng_findings *f, io_json *j)
+{
+    json_array(j, "findings");
+    for (unsigned i = 0; i < f->n; i++) {
+        const sig_entry *e = &f->sigs[i];
+        char sig[20];
+        snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
+        json_object(j, NULL);
+        json_string(j, "signature", sig);
+        json_string(j, "op", e->op->name);
+        json_string(j, "kind", eng_kind_name(e->kind));
+        json_uint(j, "count", e->count);
+        json_bool(j, "known", e->known != NULL);
+        json_string(j, "reason", e->known ? e->known->reason : NULL);
+        json_string(j, "file", e->path[0] ? e->path : NULL);
+        json_uint(j, "complexity_before", e->complexity_before);
+        json_uint(j, "complexity_after", e->complexity_after);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}

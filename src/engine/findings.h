@@ -1,0 +1,44 @@
+/* engine/findings: the findings store of a run.  Each disagreement gets a
+ * kind and a signature; a known divergence is counted apart; the first case
+ * of each new signature is minimized and written to DIR/<op>-<signature>.finding
+ * (atomically); repeats are counted. */
+#ifndef TIEFUZZ_ENGINE_FINDINGS_H
+#define TIEFUZZ_ENGINE_FINDINGS_H
+
+#include <stdio.h>
+#include "exec.h"
+#include "io/finding.h"
+#include "io/json.h"
+#include "io/known.h"
+#include "minimize.h"
+#include "signature.h"
+
+typedef struct eng_findings eng_findings;
+
+typedef struct {
+    const char *dir;          /* NULL: write no files */
+    const io_known *known;
+    bool minimize;
+    uint64_t seed;
+} eng_findings_options;
+
+eng_findings *eng_findings_create(const eng_findings_options *o, eng_exec *x, const eng_target *t);
+void eng_findings_destroy(eng_findings *f);
+/* Record one disagreement.  0, or -1 with err (device_error tells a device
+ * failure from a file that could not be written). */
+int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
+                     const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
+                     size_t errn, bool *device_error);
+uint64_t eng_findings_unknown(const eng_findings *f);  /* disagreements not known */
+uint64_t eng_findings_known(const eng_findings *f);
+void eng_findings_print(const eng_findings *f, FILE *out);
+void eng_findings_json(const eng_findings *f, io_json *j);
+
+/* Fill a finding record for a case (explanation included, malloc'd in
+ * *explanation_out for the caller to free). */
+void eng_finding_fill(io_finding *rec, const isa_instance *in, const uint32_t *words, const uint32_t *host,
+                      const uint32_t *device, const eng_target *t, const vkd_info *dev, char **explanation_out);
+/* Turn a parsed finding back into an instance and words; NULL or why not. */
+const char *eng_finding_case(const io_finding *rec, eng_case *out, isa_lowering *lowering);
+
+#endif
