@@ -12,6 +12,10 @@ static const char usage[] =
     "  gen OP [opts]                generated tuples, one a line, in eval --batch format\n"
     "  run [OP-GLOB...] [opts]      the campaign: device vs host, bit for bit\n"
     "  shader OP [opts]             the built-in translation as SPIR-V assembly\n"
+    "  repro FILE... [opts]         re-run finding or crash files on the device and the host\n"
+    "  minimize FILE [opts]         shrink a finding's case, keeping its signature\n"
+    "  export FILE|DIR... --format tuples|amber|testfloat [-o DIR]\n"
+    "  replay [PATH...] [opts]      run regression tuple files on the host and a device\n"
     "\n"
     "'tiefuzz COMMAND --help' shows a command's options; the README has the details.\n"
     "Exit status: 0 agree, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -33,7 +37,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
-                    {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader}};
+                    {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader},
+                    {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"replay", cmd_replay}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);

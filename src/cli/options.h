@@ -32,6 +32,10 @@ int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_shader(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 
 

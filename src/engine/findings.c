@@ -152,11 +152,12 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     e->kind = kind;
     e->count = 1;
     e->known = io_known_match(f->o.known, f->target.device, in->op->name, f->target.lowering, eng_kind_name(kind), sig);
-    if (e->known) {
+    if (e->known)
         f->known++;
-        return 0;
-    }
-    f->unknown++;
+    else
+        f->unknown++;
+    /* Known divergences get a file too: the minimized case is what a
+     * regression tuple or a driver bug report is made from. */
     if (!f->o.dir)
         return 0;
     /* New: minimize, then write. */
@@ -216,8 +217,8 @@ void eng_findings_print(const eng_findings *f, FILE *out)
         char sig[40];
         snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
         if (e->known)
-            fprintf(out, "%-24s %-20s %10llu  known (%s): %s  [%s]\n", sig, eng_kind_name(e->kind),
-                    (unsigned long long)e->count, e->op->name, e->known->reason, e->known->where);
+            fprintf(out, "%-24s %-20s %10llu  %s  KNOWN: %s [%s]\n", sig, eng_kind_name(e->kind),
+                    (unsigned long long)e->count, e->path[0] ? e->path : e->op->name, e->known->reason, e->known->where);
         else
             fprintf(out, "%-24s %-20s %10llu  %s%s\n", sig, eng_kind_name(e->kind), (unsigned long long)e->count,
                     e->path[0] ? e->path : e->op->name, e->path[0] ? "" : " (no file written)");

@@ -1,7 +1,7 @@
 /* engine/findings: the findings store of a run.  Each disagreement gets a
  * kind and a signature; a known divergence is counted apart; the first case
  * of each new signature is minimized and written to DIR/<op>-<signature>.finding
- * (atomically); repeats are counted. */
+ * (atomically), known divergences included; repeats are counted. */
 #ifndef TIEFUZZ_ENGINE_FINDINGS_H
 #define TIEFUZZ_ENGINE_FINDINGS_H
 

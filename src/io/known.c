@@ -56,8 +56,10 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
         pos += n + 1;
         char *hash = strchr(text, '#');
         char *reason = strstr(text, "reason=");
-        if (hash && (!reason || hash < reason))
+        if (hash && (!reason || hash < reason)) {
             *hash = 0;
+            reason = NULL;  /* a reason= inside a comment is part of the comment */
+        }
         if (reason)
             *reason = 0;
         io_known_rule r = {0};

@@ -1,0 +1,215 @@
+/* tiefuzz replay: regression tuple files on the host and on a device.  A
+ * host mismatch is a model bug and fails; a device mismatch fails unless a
+ * known-divergence rule covers it for that device. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "options.h"
+#include "engine/campaign.h"
+#include "engine/compare.h"
+#include "engine/exec.h"
+#include "engine/signature.h"
+#include "io/finding.h"
+#include "io/known.h"
+#include "io/regression.h"
+
+static const char help[] =
+    "usage: tiefuzz replay [PATH...] [--device SEL | --host-only] [--known DIR]\n"
+    "PATH: .tuples files or directories of them (default: corpus/regression).\n"
+    "Exit 0 when everything passes, 1 on a failure, 2 for a bad file, 3 without a usable device.\n";
+
+static int add_paths(const char *path, char ***list, unsigned *n)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        *list = realloc(*list, (*n + 1) * sizeof **list);
+        (*list)[(*n)++] = strdup(path);
+        return 0;
+    }
+    struct dirent **names;
+    int k = scandir(path, &names, NULL, alphasort);
+    for (int i = 0; i < k; i++) {
+        size_t len = strlen(names[i]->d_name);
+        if (len > 7 && !strcmp(names[i]->d_name + len - 7, ".tuples")) {
+            char p[1024];
+            snprintf(p, sizeof p, "%s/%s", path, names[i]->d_name);
+            *list = realloc(*list, (*n + 1) * sizeof **list);
+            (*list)[(*n)++] = strdup(p);
+        }
+        free(names[i]);
+    }
+    if (k >= 0)
+        free(names);
+    return 0;
+}
+
+static const char *default_regression_dir(void)
+{
+    struct stat st;
+    if (stat("corpus/regression", &st) == 0 && S_ISDIR(st.st_mode))
+        return "corpus/regression";
+#ifdef TIEFUZZ_SOURCE_DIR
+    return TIEFUZZ_SOURCE_DIR "/corpus/regression";
+#else
+    return "corpus/regression";
+#endif
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    cli_args a = {argc, argv, 1, "replay", false};
+    const char *device = NULL, *known_dir = NULL, *v;
+    bool host_only = false;
+    char **files = NULL;
+    unsigned n_files = 0;
+    const char *given[256];
+    unsigned n_given = 0;
+    while (a.i < argc && !a.failed) {
+        if (cli_flag(&a, "--help")) {
+            fputs(help, stdout);
+            return 0;
+        } else if (cli_flag(&a, "--host-only"))
+            host_only = true;
+        else if ((v = cli_value(&a, "--device")))
+            device = v;
+        else if ((v = cli_value(&a, "--known")))
+            known_dir = v;
+        else if (a.failed)
+            break;
+        else if (argv[a.i][0] == '-')
+            return cli_fail("replay", "unknown option '%s'", argv[a.i]);
+        else if (n_given < 256)
+            given[n_given++] = argv[a.i++];
+        else
+            return cli_fail("replay", "too many paths");
+    }
+    if (a.failed)
+        return 2;
+    if (host_only && device)
+        return cli_fail("replay", "give --device or --host-only, not both");
+    if (!n_given)
+        given[n_given++] = default_regression_dir();
+    for (unsigned i = 0; i < n_given; i++)
+        if (add_paths(given[i], &files, &n_files))
+            return cli_fail("replay", "%s: no such file or directory", given[i]);
+    char err[1024];
+    io_known known = {0};
+    if (io_known_load_dir(known_dir ? known_dir : eng_default_known_dir(), &known, err, sizeof err))
+        return cli_fail("replay", "known divergences: %s", err);
+    vkd_device *dev = NULL;
+    eng_exec *exec[LOWERING_COUNT] = {0};
+    if (!host_only) {
+        dev = vkd_open(device, false, err, sizeof err);
+        if (!dev) {
+            fprintf(stderr, "tiefuzz replay: %s\n", err);
+            return 3;
+        }
+    }
+    unsigned long total = 0, host_fail = 0, dev_fail = 0, dev_known = 0, skipped = 0;
+    int status = 0;
+    for (unsigned f = 0; f < n_files && status != 3; f++) {
+        char *buf;
+        size_t len;
+        io_regression r;
+        if (io_read_file(files[f], 64u << 20, &buf, &len, err, sizeof err) ||
+            (io_regression_parse(buf, len, files[f], &r, err, sizeof err) ? (free(buf), 1) : (free(buf), 0))) {
+            fprintf(stderr, "tiefuzz replay: %s\n", err);
+            status = 2;
+            continue;
+        }
+        const isa_op *op = isa_op_find(r.op);
+        if (!op) {
+            fprintf(stderr, "tiefuzz replay: %s:2: unknown op '%s'\n", files[f], r.op);
+            status = 2;
+            io_regression_free(&r);
+            continue;
+        }
+        for (unsigned i = 0; i < r.n; i++) {
+            io_regression_entry *e = &r.e[i];
+            isa_instance in;
+            isa_instance_default(&in, op);
+            const char *why = NULL;
+            if (strcmp(e->controls, "none"))
+                why = isa_parse_controls(&in, e->controls);
+            if (!why && strcmp(e->params, "none"))
+                why = isa_parse_params(&in, e->params);
+            if (!why && (e->n_in != op->n_in || e->n_out != op->n_out))
+                why = "the word counts do not fit the op";
+            if (why) {
+                fprintf(stderr, "tiefuzz replay: %s:%u: %s\n", files[f], e->line, why);
+                status = 2;
+                continue;
+            }
+            total++;
+            uint32_t host[ISA_MAX_OUT];
+            op->impl->eval(&in, e->in, host, NULL);
+            if (memcmp(host, e->out, op->n_out * 4)) {
+                host_fail++;
+                fprintf(stderr, "%s:%u: HOST MODEL MISMATCH (a model bug): expected %08x, the model gives %08x\n",
+                        files[f], e->line, e->out[0], host[0]);
+                continue;
+            }
+            if (host_only)
+                continue;
+            int l = isa_lowering_parse(e->lowering);
+            if (l < 0 || !op->translated) {
+                skipped++;
+                continue;
+            }
+            if (!exec[l] && !(exec[l] = eng_exec_create(dev, (isa_lowering)l, NULL, 1024, err, sizeof err))) {
+                fprintf(stderr, "tiefuzz replay: %s\n", err);
+                status = 3;
+                break;
+            }
+            uint32_t out[ISA_MAX_OUT];
+            bool dev_err;
+            if (eng_exec_run(exec[l], &in, e->in, 1, out, err, sizeof err, &dev_err)) {
+                fprintf(stderr, "tiefuzz replay: %s:%u: %s\n", files[f], e->line, err);
+                if (dev_err) {
+                    status = 3;
+                    break;
+                }
+                skipped++;
+                continue;
+            }
+            if (eng_outputs_agree(op, e->out, out, false))
+                continue;
+            char driver[600];
+            snprintf(driver, sizeof driver, "%s %s", vkd_device_info(dev)->driver_name, vkd_device_info(dev)->driver_info);
+            eng_target t = {isa_lowering_name((isa_lowering)l), vkd_device_info(dev)->name, driver};
+            eng_kind k = eng_classify(&in, e->in, e->out, out);
+            const io_known_rule *rule =
+                io_known_match(&known, t.device, op->name, t.lowering, eng_kind_name(k), eng_signature(&in, &t, k));
+            if (rule) {
+                dev_known++;
+                printf("%s:%u: known divergence on %s (%s): %s [%s]\n", files[f], e->line, t.device, eng_kind_name(k),
+                       rule->reason, rule->where);
+            } else {
+                dev_fail++;
+                fprintf(stderr, "%s:%u: DEVICE MISMATCH on %s (%s lowering, %s): expected %08x, device %08x\n",
+                        files[f], e->line, t.device, t.lowering, eng_kind_name(k), e->out[0], out[0]);
+            }
+        }
+        io_regression_free(&r);
+    }
+    for (int l = 0; l < LOWERING_COUNT; l++)
+        eng_exec_destroy(exec[l]);
+    if (dev)
+        vkd_close(dev);
+    io_known_free(&known);
+    for (unsigned i = 0; i < n_files; i++)
+        free(files[i]);
+    free(files);
+    printf("replay: %lu tuples, %lu host mismatches, %lu device mismatches, %lu known divergences%s",
+           total, host_fail, dev_fail, dev_known, host_only ? " (host only)" : "");
+    if (skipped)
+        printf(", %lu not run on the device", skipped);
+    printf("\n");
+    if (status)
+        return status;
+    return host_fail || dev_fail ? 1 : 0;
+}
