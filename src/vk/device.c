@@ -238,7 +238,7 @@ static void cache_path(const vkd_info *info, char *out, size_t n)
     mkdir(parent, 0755);
     mkdir(dir, 0755);
     char uuid[2 * VK_UUID_SIZE + 1];
-    for (int i = 0; i < VK_UUID_SIZE; i++)
+    for (unsigned i = 0; i < VK_UUID_SIZE; i++)
         snprintf(uuid + 2 * i, 3, "%02x", info->uuid[i]);
     snprintf(out, n, "%s/pipelines-%s.bin", dir, uuid);
 }
