@@ -62,6 +62,12 @@ int cmd_gen(int argc, char **argv)
     if (cli_instance("gen", op_name, ctrl, param, &tmpl))
         return 2;
     bool fixed_k = ctrl && strstr(ctrl, "k=");
+    gen_class wanted[64];
+    unsigned n_wanted = o.n_classes;
+    memcpy(wanted, o.classes, sizeof wanted[0] * n_wanted);
+    o.n_classes = isa_op_classes(tmpl.op, wanted, n_wanted, o.classes);
+    if (!o.n_classes)
+        return cli_fail("gen", "none of the requested classes applies to %s", tmpl.op->name);
     eng_block_instance(&tmpl, true, fixed_k, o.seed, 0, o.classes, o.n_classes, &in);
     char ctl[256], par[256];
     printf("# tiefuzz gen %s --ctrl %s --param %s --seed %llu\n", in.op->name, isa_controls_text(&in, ctl, sizeof ctl),

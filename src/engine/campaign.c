@@ -186,6 +186,8 @@ typedef struct {
     eng_findings *findings;
     const char *declared;
     int failure;          /* exit status of a failure inside a batch check */
+    gen_class classes[64];  /* the requested classes that apply to the current op */
+    unsigned n_classes;
 } run_state;
 
 /* One batch slot: cases [start, start+count) of one instance. */
@@ -218,6 +220,8 @@ typedef struct {
     const eng_options *o;
     slot *sl;
     unsigned from, to;
+    const gen_class *classes;
+    unsigned n_classes;
     class_stats stats;
 } fill_job;
 
@@ -228,9 +232,9 @@ static void *fill_slice(void *arg)
     isa_trace t;
     for (unsigned i = j->from; i < j->to; i++) {
         uint64_t idx = j->sl->start + i;
-        uint32_t m = eng_make_case(&j->sl->in, j->o->seed, idx, j->o->classes, j->o->n_classes,
+        uint32_t m = eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes,
                                    j->sl->words + (size_t)i * op->n_in, j->sl->host + (size_t)i * op->n_out, &t);
-        note_classes(&j->stats, j->o->classes[idx % j->o->n_classes], m, &t);
+        note_classes(&j->stats, j->classes[idx % j->n_classes], m, &t);
     }
     return NULL;
 }
@@ -248,6 +252,8 @@ static void fill(run_state *s, op_report *r, slot *sl)
         memset(&jobs[k], 0, sizeof jobs[k]);
         jobs[k].o = o;
         jobs[k].sl = sl;
+        jobs[k].classes = s->classes;
+        jobs[k].n_classes = s->n_classes;
         jobs[k].from = (unsigned)((uint64_t)sl->count * k / threads);
         jobs[k].to = (unsigned)((uint64_t)sl->count * (k + 1) / threads);
         if (k && pthread_create(&tid[k], NULL, fill_slice, &jobs[k]))
@@ -297,7 +303,7 @@ static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
         char err[600];
         bool device_error;
         if (!s->failure && eng_findings_add(s->findings, &sl->in, w, h, d, sl->start + i,
-                                            o->classes[(sl->start + i) % o->n_classes], s->declared, err, sizeof err,
+                                            s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
                                             &device_error)) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
             s->failure = device_error ? EXIT_NO_DEVICE : EXIT_USAGE;
@@ -340,7 +346,7 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
             uint64_t count = end - next;
             if (count > o->batch)
                 count = o->batch;
-            eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, o->classes, o->n_classes, &sl->in);
+            eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, s->classes, s->n_classes, &sl->in);
             const char *declared = "";
             vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
             if (!pipe) {
@@ -415,8 +421,11 @@ static void print_summary(FILE *f, const eng_options *o, op_report *reports, uns
                 continue;
             seen[k] = true;
             double rate = 100.0 * (double)r->stats.verified[k] / (double)r->stats.generated[k];
-            if (k == GEN_RANDOM)
+            bool float_op = !r->op->classes || (r->op->classes & (1u << GEN_TIE));
+            if (k == GEN_RANDOM && float_op)
                 fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->stats.ties[k] / (double)r->stats.generated[k]);
+            else if (k == GEN_RANDOM)
+                continue;
             else
                 fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
             if (k == GEN_TIE)
@@ -606,6 +615,11 @@ int eng_run(const eng_options *o)
             continue;
         }
         bool fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k=");
+        s.n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, s.classes);
+        if (!s.n_classes) {
+            snprintf(r->skipped, sizeof r->skipped, "none of the requested generator classes applies to this op");
+            continue;
+        }
         double deadline = t0 + o->seconds * (double)(done + 1) / (double)usable;
         int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
         done++;

@@ -10,8 +10,15 @@
 
 typedef enum {
     GEN_TIE, GEN_NEAR_TIE, GEN_DOUBLE_ROUND, GEN_SUBNORMAL, GEN_OVERFLOW, GEN_CANCEL,
-    GEN_SPECIAL, GEN_RANDOM, GEN_CLASS_COUNT
+    GEN_SPECIAL, GEN_RANDOM,
+    /* integer classes */
+    GEN_CARRY, GEN_SIGN, GEN_MERGE, GEN_ZERO_HALF,
+    GEN_CLASS_COUNT
 } gen_class;
+
+/* The floating-point and the integer class sets (bit per gen_class). */
+#define GEN_FLOAT_CLASSES 0xffu
+#define GEN_INT_CLASSES ((1u << GEN_RANDOM) | (1u << GEN_CARRY) | (1u << GEN_SIGN) | (1u << GEN_MERGE) | (1u << GEN_ZERO_HALF))
 
 const char *gen_class_name(gen_class c);
 int gen_class_parse(const char *s);  /* -1 when unknown */

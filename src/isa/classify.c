@@ -89,6 +89,8 @@ uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words)
     isa_trace t;
     uint32_t out[ISA_MAX_OUT];
     in->op->impl->eval(in, words, out, &t);
+    if (in->op->impl->classify)
+        return in->op->impl->classify(in, words, &t, ~0u);
     return isa_trace_classes(&t, ~0u);
 }
 
@@ -101,7 +103,7 @@ uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, ui
     for (int attempt = 0; attempt < 4; attempt++) {
         bool reachable = in->op->impl->construct(in, c, rng, words);
         in->op->impl->eval(in, words, out, t);
-        m = isa_trace_classes(t, 1u << c);
+        m = in->op->impl->classify ? in->op->impl->classify(in, words, t, 1u << c) : isa_trace_classes(t, 1u << c);
         if ((m & (1u << c)) || !reachable)
             break;
     }
@@ -121,4 +123,14 @@ int isa_trace_tie_exponent(const isa_trace *t)
         if (t->step[i].final && t->step[i].info.position == FP_TIE)
             return t->step[i].info.ulp_exp;
     return ISA_NO_EXPONENT;
+}
+
+unsigned isa_op_classes(const isa_op *op, const gen_class *wanted, unsigned n, gen_class *out)
+{
+    uint32_t set = op->classes ? op->classes : GEN_FLOAT_CLASSES;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (set & (1u << wanted[i]))
+            out[k++] = wanted[i];
+    return k;
 }

@@ -18,6 +18,9 @@ uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, ui
 /* The unit exponent of the first tie among the final roundings, for the
  * spread report; ISA_NO_EXPONENT when none. */
 #define ISA_NO_EXPONENT (-100000)
+/* The classes of `wanted` that apply to op (its family's set), in order.
+ * Returns how many (0: none applies). */
+unsigned isa_op_classes(const isa_op *op, const gen_class *wanted, unsigned n, gen_class *out);
 int isa_trace_tie_exponent(const isa_trace *t);
 
 #endif

@@ -18,7 +18,9 @@ typedef enum {
     WORD_B32,    /* a register read as f32 or as halves, per op_sel_hi */
     WORD_F64LO,  /* low / high word of a binary64 value */
     WORD_F64HI,
-    WORD_FLAG    /* bit 0 is a condition (VCC) */
+    WORD_FLAG,   /* bit 0 is a condition (VCC) */
+    WORD_U32,    /* a 32-bit integer register */
+    WORD_CC      /* condition codes: bit 0 ZF, 1 SF, 2 CF, 3 OF */
 } isa_word_format;
 
 typedef struct {
@@ -30,8 +32,14 @@ typedef struct {
  * constants of the translated shader.  Declared once here; each op says
  * which it takes and how wide. */
 typedef enum {
+    /* RDNA 2 */
     CTRL_ABS, CTRL_NEG, CTRL_CLAMP, CTRL_OMOD, CTRL_OP_SEL, CTRL_OP_SEL_HI,
-    CTRL_NEG_LO, CTRL_NEG_HI, CTRL_K, CTRL_COUNT
+    CTRL_NEG_LO, CTRL_NEG_HI, CTRL_K,
+    /* Maxwell integer */
+    CTRL_SASIGN, CTRL_SBSIGN, CTRL_PSL, CTRL_COP, CTRL_MRG, CTRL_X, CTRL_CC, CTRL_A_H1, CTRL_B_H1,
+    CTRL_SB_KIND, CTRL_SC_KIND, CTRL_IMM, CTRL_SHIFT, CTRL_NEGA, CTRL_NEGB, CTRL_NEGC,
+    CTRL_A_PART, CTRL_B_PART, CTRL_C_PART,
+    CTRL_COUNT
 } isa_control_id;
 
 typedef struct {
@@ -44,7 +52,8 @@ extern const isa_control_desc isa_controls[CTRL_COUNT];
 /* Model parameters: the points no public source settles.  Value 0 is the
  * default. */
 typedef enum {
-    PARAM_MIX_ROUNDING, PARAM_DIV_FMAS_SCALE, PARAM_DIV_FMAS_ORDER, PARAM_OMOD, PARAM_COUNT
+    PARAM_MIX_ROUNDING, PARAM_DIV_FMAS_SCALE, PARAM_DIV_FMAS_ORDER, PARAM_OMOD, PARAM_CSFU, PARAM_XMAD_CC,
+    PARAM_COUNT
 } isa_param_id;
 
 typedef struct {
@@ -98,6 +107,7 @@ typedef struct {
     isa_step step[ISA_MAX_STEPS];
     isa_lane lane[2];
     const char *note;      /* e.g. the scaling a div_fmas applied */
+    char note_text[256];   /* a note made for this case (note may point here) */
 } isa_trace;
 
 void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_rounding mode,
@@ -116,6 +126,9 @@ typedef struct {
      * instance cannot reach the class at all (the case is then of another
      * class, and drawing again would not help). */
     bool (*construct)(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+    /* Which classes the case verifiably belongs to (NULL: the
+     * floating-point classifier, from the trace). */
+    uint32_t (*classify)(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 } isa_family_impl;
 
 #define ISA_MAX_IN 6
@@ -136,6 +149,7 @@ struct isa_op {
     int form;                         /* family-specific row fields */
     int src[3];
     int flags;
+    uint32_t classes;                 /* generator classes that apply (0: the floating-point ones) */
 };
 
 /* Registry over all families. */

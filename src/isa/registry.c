@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa.h"
+#include "maxwell.h"
 #include "rdna2.h"
 
 const isa_control_desc isa_controls[CTRL_COUNT] = {
@@ -16,6 +17,25 @@ const isa_control_desc isa_controls[CTRL_COUNT] = {
     [CTRL_NEG_LO] = {"neg_lo", "VOP3P: negate low-lane inputs; for MIX, negate"},
     [CTRL_NEG_HI] = {"neg_hi", "VOP3P: negate high-lane inputs; for MIX, absolute value"},
     [CTRL_K] = {"k", "32-bit literal constant of the encoding (a specialization constant)"},
+    [CTRL_SASIGN] = {"sasign", "XMAD: 1 = .S16 for A (sign-extend the selected half), 0 = .U16"},
+    [CTRL_SBSIGN] = {"sbsign", "XMAD: 1 = .S16 for B, 0 = .U16"},
+    [CTRL_PSL] = {"psl", "XMAD .PSL: the product shifted left by 16"},
+    [CTRL_COP] = {"cop", "XMAD c operand: 0 C32, 1 CLO, 2 CHI, 3 CBCC, 4 CSFU"},
+    [CTRL_MRG] = {"mrg", "XMAD .MRG: result high half = Sb[15:0]"},
+    [CTRL_X] = {"x", ".X: add the carries from the CC input word"},
+    [CTRL_CC] = {"cc", ".CC: write the condition codes"},
+    [CTRL_A_H1] = {"a_h1", "XMAD: A reads its high half (.H1)"},
+    [CTRL_B_H1] = {"b_h1", "XMAD: B reads its high half (.H1)"},
+    [CTRL_SB_KIND] = {"sb_kind", "XMAD Sb: 0 register, 1 IMM16 (literal imm), 2 constant bank; IADD3: 0 register, 1 IMM20, 2 constant bank"},
+    [CTRL_SC_KIND] = {"sc_kind", "XMAD Sc: 0 register, 1 constant bank"},
+    [CTRL_IMM] = {"imm", "the immediate of the encoding (16 bits for XMAD, 20 for IADD3, multiplier for imul_imm16)"},
+    [CTRL_SHIFT] = {"shift", "IADD3: 0 .NS, 1 .RS (first sum shifted right 16, 33 bits kept), 2 .LS"},
+    [CTRL_NEGA] = {"nega", "IADD3: -Ra (ones' complement plus a carry)"},
+    [CTRL_NEGB] = {"negb", "IADD3: -Sb"},
+    [CTRL_NEGC] = {"negc", "IADD3: -Rc"},
+    [CTRL_A_PART] = {"a_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Ra"},
+    [CTRL_B_PART] = {"b_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Sb"},
+    [CTRL_C_PART] = {"c_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Rc"},
 };
 
 const isa_param_desc isa_params[PARAM_COUNT] = {
@@ -27,6 +47,10 @@ const isa_param_desc isa_params[PARAM_COUNT] = {
                               "scale the exact value before its one rounding, or the rounded fma"},
     [PARAM_OMOD] = {"omod", {"ignored", "applied"}, 2,
                     "omod has no effect while denormals are kept, or is applied"},
+    [PARAM_CSFU] = {"csfu", {"envytools", "ryujinx", "cross"}, 3,
+                    "XMAD.CSFU fix-up: envytools (zero check), ryujinx (no zero check), cross (unselected halves)"},
+    [PARAM_XMAD_CC] = {"xmad_cc", {"final-carry", "refuse"}, 2,
+                       "XMAD.CC: CF = carry out of the final add, OF = 0; or refuse .CC"},
 };
 
 const char *isa_lowering_name(isa_lowering l) { return l == LOWERING_DIRECT ? "direct" : "exact"; }
@@ -42,12 +66,19 @@ int isa_lowering_parse(const char *s)
 
 const char *isa_word_format_name(isa_word_format f)
 {
-    static const char *names[] = {"f32", "f16x2", "b32", "f64lo", "f64hi", "flag"};
+    static const char *names[] = {"f32", "f16x2", "b32", "f64lo", "f64hi", "flag", "u32", "cc"};
     return names[f];
 }
 
-unsigned isa_op_count(void) { return rdna2_op_count; }
-const isa_op *isa_op_at(unsigned i) { return i < rdna2_op_count ? &rdna2_ops[i] : NULL; }
+/* Every family's table, in order. */
+unsigned isa_op_count(void) { return rdna2_op_count + maxwell_op_count; }
+const isa_op *isa_op_at(unsigned i)
+{
+    if (i < rdna2_op_count)
+        return &rdna2_ops[i];
+    i -= rdna2_op_count;
+    return i < maxwell_op_count ? &maxwell_ops[i] : NULL;
+}
 
 const isa_op *isa_op_find(const char *name)
 {
@@ -216,7 +247,7 @@ char *isa_controls_text(const isa_instance *in, char *buf, unsigned n)
     for (int i = 0; i < CTRL_COUNT; i++) {
         if (!in->op->ctrl_limit[i])
             continue;
-        const char *fmt = i == CTRL_K ? "%s%s=0x%08x" : "%s%s=%u";
+        const char *fmt = i == CTRL_K || i == CTRL_IMM ? "%s%s=0x%08x" : "%s%s=%u";
         used += (unsigned)snprintf(buf + used, used < n ? n - used : 0, fmt, used ? "," : "",
                                    isa_controls[i].name, in->ctrl[i]);
     }
@@ -240,16 +271,25 @@ char *isa_params_text(const isa_instance *in, char *buf, unsigned n)
 
 void isa_random_controls(isa_instance *in, gen_rng *rng)
 {
-    uint32_t k = in->ctrl[CTRL_K];
-    for (int i = 0; i < CTRL_COUNT; i++)
-        in->ctrl[i] = (uint32_t)gen_next(rng) & in->op->ctrl_limit[i];
-    in->ctrl[CTRL_K] = k;
-    /* Illegal combinations are never generated: fall back to the default. */
-    if (isa_instance_check(in)) {
+    uint32_t k = in->ctrl[CTRL_K], imm = in->ctrl[CTRL_IMM];
+    /* Illegal combinations are never generated: draw again, a few times,
+     * then fall back to the default encoding. */
+    for (int attempt = 0; attempt < 32; attempt++) {
+        for (int i = 0; i < CTRL_COUNT; i++)
+            in->ctrl[i] = (uint32_t)gen_next(rng) & in->op->ctrl_limit[i];
+        in->ctrl[CTRL_K] = k;
+        /* An immediate only exists in the immediate forms (Maxwell sb_kind 1). */
+        if (in->op->ctrl_limit[CTRL_SB_KIND] && in->ctrl[CTRL_SB_KIND] != 1)
+            in->ctrl[CTRL_IMM] = 0;
+        if (!isa_instance_check(in))
+            return;
+    }
+    {
         isa_instance d;
         isa_instance_default(&d, in->op);
         memcpy(in->ctrl, d.ctrl, sizeof d.ctrl);
         in->ctrl[CTRL_K] = k;
+        in->ctrl[CTRL_IMM] = imm;
     }
 }
 

@@ -1,0 +1,60 @@
+/* The Maxwell integer family: XMAD, IADD3 and the multiply sequences built
+ * from them.  Semantics: ../shared/spec/maxwell-xmad.md (restating NVIDIA's
+ * SASS text and public hardware measurements). */
+#ifndef TIEFUZZ_MAXWELL_H
+#define TIEFUZZ_MAXWELL_H
+
+#include "isa.h"
+
+typedef enum {
+    MAXWELL_XMAD, MAXWELL_IADD3, MAXWELL_IMAD_LO, MAXWELL_IMAD_HI_U32, MAXWELL_IMUL_IMM16, MAXWELL_IMAD_HI_S32
+} maxwell_form;
+
+enum { COP_C32, COP_CLO, COP_CHI, COP_CBCC, COP_CSFU };
+enum { SB_REG, SB_IMM, SB_CBUF };
+enum { SHIFT_NS, SHIFT_RS, SHIFT_LS };
+enum { CSFU_ENVYTOOLS, CSFU_RYUJINX, CSFU_CROSS };
+enum { CC_ZF = 1, CC_SF = 2, CC_CF = 4, CC_OF = 8 };
+
+extern const isa_op maxwell_ops[];
+extern const unsigned maxwell_op_count;
+extern const isa_family_impl maxwell_impl;
+
+/* One XMAD, as the models and the sequences use it. */
+typedef struct {
+    bool sa, sb, psl, mrg, x, cc, a_h1, b_h1, sb_imm;
+    int cop;
+    uint32_t imm;
+} maxwell_xmad_ctl;
+
+typedef struct {
+    int shift;
+    bool nega, negb, negc, x, cc;
+    int apart, bpart, cpart;
+    int form;      /* SB_REG, SB_IMM (20-bit, sign-extended), SB_CBUF */
+    uint32_t imm;
+} maxwell_iadd3_ctl;
+
+uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t sb, uint32_t sc, uint32_t cc_in,
+                      uint32_t *cc_out);
+uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
+                       uint32_t *cc_out);
+/* The CSFU fix-up under a reading, for explanations and the oracle tests. */
+uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint32_t sb, bool a_h1, bool b_h1);
+
+maxwell_xmad_ctl maxwell_xmad_controls(const isa_instance *in);
+maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in);
+
+/* The sequences, step by step, with the model parameters of the instance. */
+uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c);
+uint32_t maxwell_imad_hi_u32(uint32_t a, uint32_t b, uint32_t c);
+uint32_t maxwell_imul_imm16(uint32_t a, uint32_t imm, uint32_t c);
+uint32_t maxwell_imad_hi_s32(int csfu, uint32_t a, uint32_t b, uint32_t c);
+
+void maxwell_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
+const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
+                          unsigned *out_ids);
+bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+uint32_t maxwell_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
+
+#endif

@@ -1,0 +1,222 @@
+/* The host model of XMAD, IADD3 and the multiply sequences. */
+#include <stdio.h>
+#include "maxwell.h"
+
+static int32_t ext16(uint32_t h, bool sign) { return sign ? (int32_t)(int16_t)(uint16_t)h : (int32_t)(h & 0xffff); }
+static uint32_t half(uint32_t x, bool hi) { return hi ? x >> 16 : x & 0xffff; }
+
+uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint32_t sb, bool a_h1, bool b_h1)
+{
+    switch (csfu) {
+    case CSFU_RYUJINX:
+        return 0x10000u * ((pa < 0) + (pb < 0));
+    case CSFU_CROSS:
+        return 0x10000u * ((pa < 0 && half(sb, !b_h1) != 0) + (pb < 0 && half(ra, !a_h1) != 0));
+    default:  /* envytools */
+        return pa == 0 || pb == 0 ? 0 : 0x10000u * ((pa < 0) + (pb < 0));
+    }
+}
+
+uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t sb, uint32_t sc, uint32_t cc_in,
+                      uint32_t *cc_out)
+{
+    uint32_t sbv = c->sb_imm ? c->imm & 0xffff : sb;  /* an IMM16 is Sb zero-extended, H0 implied */
+    int32_t pa = ext16(half(ra, c->a_h1), c->sa);
+    int32_t pb = ext16(half(sbv, c->b_h1 && !c->sb_imm), c->sb);
+    uint32_t p = (uint32_t)((int64_t)pa * pb);
+    if (c->psl)
+        p <<= 16;
+    uint32_t cv;
+    switch (c->cop) {
+    case COP_CLO: cv = sc & 0xffff; break;
+    case COP_CHI: cv = sc >> 16; break;
+    case COP_CBCC: cv = sc + ((sbv & 0xffff) << 16); break;  /* Sb[15:0] of the full Sb */
+    case COP_CSFU: cv = sc - maxwell_csfu_fixup(csfu, pa, pb, ra, sbv, c->a_h1, c->b_h1); break;
+    default: cv = sc; break;
+    }
+    uint32_t cin = c->x ? ((cc_in >> 2) & 1) + ((cc_in >> 3) & 1) : 0;
+    uint64_t sum = (uint64_t)p + cv + cin;
+    uint32_t d = (uint32_t)sum;
+    if (c->mrg)
+        d = (d & 0xffff) | ((sbv & 0xffff) << 16);
+    if (cc_out) {
+        if (c->cc) {
+            bool zf = d == 0 && (!c->x || (cc_in & CC_ZF));
+            *cc_out = (zf ? CC_ZF : 0) | (d >> 31 ? CC_SF : 0) | ((sum >> 32) ? CC_CF : 0);
+        } else {
+            *cc_out = cc_in & 0xf;
+        }
+    }
+    return d;
+}
+
+static uint32_t part(uint32_t x, int p) { return p == 1 ? x & 0xffff : p == 2 ? x >> 16 : x; }
+
+uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
+                       uint32_t *cc_out)
+{
+    uint32_t a = part(ra, c->apart), cc = part(rc, c->cpart), b;
+    if (c->form == SB_IMM)
+        b = (c->imm & 0x80000) ? (c->imm | 0xfff00000u) : (c->imm & 0xfffff);  /* 20 bits, sign-extended */
+    else
+        b = c->form == SB_CBUF ? sb : part(sb, c->bpart);
+    uint32_t A = c->nega ? ~a : a, B = c->negb ? ~b : b, C = c->negc ? ~cc : cc;
+    uint32_t cin1 = c->x ? (cc_in >> 3) & 1 : (c->nega || c->negb);
+    uint32_t cin2 = c->x ? (cc_in >> 2) & 1 : c->negc;
+    uint64_t s1 = (uint64_t)A + B + cin1;
+    uint32_t t = c->shift == SHIFT_RS ? (uint32_t)(s1 >> 16)         /* bit 32 kept: 33-bit shift */
+                 : c->shift == SHIFT_LS ? (uint32_t)(s1 << 16) : (uint32_t)s1;
+    uint64_t s2 = (uint64_t)t + C + cin2;
+    uint32_t d = (uint32_t)s2;
+    if (cc_out) {
+        if (c->cc) {
+            bool zf = d == 0 && (!c->x || (cc_in & CC_ZF));
+            *cc_out = (zf ? CC_ZF : 0) | (d >> 31 ? CC_SF : 0) | ((s2 >> 32) ? CC_CF : 0) | ((s1 >> 32) ? CC_OF : 0);
+        } else {
+            *cc_out = cc_in & 0xf;
+        }
+    }
+    return d;
+}
+
+maxwell_xmad_ctl maxwell_xmad_controls(const isa_instance *in)
+{
+    const uint32_t *c = in->ctrl;
+    return (maxwell_xmad_ctl){c[CTRL_SASIGN], c[CTRL_SBSIGN], c[CTRL_PSL], c[CTRL_MRG], c[CTRL_X], c[CTRL_CC],
+                              c[CTRL_A_H1], c[CTRL_B_H1], c[CTRL_SB_KIND] == SB_IMM, (int)c[CTRL_COP], c[CTRL_IMM]};
+}
+
+maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in)
+{
+    const uint32_t *c = in->ctrl;
+    return (maxwell_iadd3_ctl){(int)c[CTRL_SHIFT], c[CTRL_NEGA], c[CTRL_NEGB], c[CTRL_NEGC], c[CTRL_X], c[CTRL_CC],
+                               (int)c[CTRL_A_PART], (int)c[CTRL_B_PART], (int)c[CTRL_C_PART], (int)c[CTRL_SB_KIND],
+                               c[CTRL_IMM]};
+}
+
+/* ---- the sequences, as NVIDIA's compiler emits them ---- */
+
+static uint32_t xmad(uint32_t flags, int cop, uint32_t a, uint32_t b, uint32_t c)
+{
+    maxwell_xmad_ctl x = {0};
+    x.sa = flags & 1;
+    x.sb = flags & 2;
+    x.a_h1 = flags & 4;
+    x.b_h1 = flags & 8;
+    x.psl = flags & 16;
+    x.mrg = flags & 32;
+    x.cop = cop;
+    return maxwell_xmad(&x, CSFU_ENVYTOOLS, a, b, c, 0, NULL);
+}
+enum { S_A = 1, S_B = 2, A_H1 = 4, B_H1 = 8, PSL = 16, MRG = 32 };
+
+uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t d = xmad(0, COP_C32, a, b, c);              /* XMAD D, A, B, C */
+    uint32_t t = xmad(MRG | B_H1, COP_C32, a, b, 0);     /* XMAD.MRG T, A, B.H1, RZ */
+    return xmad(PSL | A_H1 | B_H1, COP_CBCC, a, t, d);   /* XMAD.PSL.CBCC D, A.H1, T.H1, D */
+}
+
+static uint32_t iadd3_rs(uint32_t a, uint32_t b, uint32_t c)
+{
+    maxwell_iadd3_ctl x = {0};
+    x.shift = SHIFT_RS;
+    return maxwell_iadd3(&x, a, b, c, 0, NULL);
+}
+
+uint32_t maxwell_imad_hi_u32(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t t0 = xmad(0, COP_C32, a, b, 0);             /* XMAD T0, A.H0, B.H0, RZ */
+    uint32_t t1 = xmad(B_H1, COP_C32, a, b, 0);          /* XMAD T1, A.H0, B.H1, RZ */
+    uint32_t d1 = xmad(A_H1 | B_H1, COP_C32, a, b, c);   /* XMAD D1, A.H1, B.H1, C */
+    t0 = xmad(A_H1, COP_CHI, a, b, t0);                  /* XMAD.CHI T0, A.H1, B.H0, T0 */
+    return iadd3_rs(t0, t1, d1);                         /* IADD3.RS D, T0, T1, D1 */
+}
+
+uint32_t maxwell_imul_imm16(uint32_t a, uint32_t imm, uint32_t c)
+{
+    maxwell_xmad_ctl x = {0};
+    x.sb_imm = true;
+    x.imm = imm;
+    uint32_t t = maxwell_xmad(&x, CSFU_ENVYTOOLS, a, 0, c, 0, NULL);  /* XMAD T, A, #imm, C */
+    x.a_h1 = true;
+    x.psl = true;
+    return maxwell_xmad(&x, CSFU_ENVYTOOLS, a, 0, t, 0, NULL);        /* XMAD.PSL D, A.H1, #imm, T */
+}
+
+uint32_t maxwell_imad_hi_s32(int csfu, uint32_t a, uint32_t b, uint32_t c)
+{
+    /* The unsigned sequence with S16 on the high halves and CSFU on the
+     * high x high step. */
+    uint32_t t0 = xmad(0, COP_C32, a, b, 0);
+    uint32_t t1 = xmad(B_H1 | S_B, COP_C32, a, b, 0);
+    maxwell_xmad_ctl hh = {0};
+    hh.sa = hh.sb = hh.a_h1 = hh.b_h1 = true;
+    hh.cop = COP_CSFU;
+    uint32_t d1 = maxwell_xmad(&hh, csfu, a, b, c, 0, NULL);
+    t0 = xmad(A_H1 | S_A, COP_CHI, a, b, t0);
+    return iadd3_rs(t0, t1, d1);
+}
+
+void maxwell_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
+{
+    if (t) {
+        t->n_steps = 0;
+        t->lane[0].used = t->lane[1].used = false;
+        t->note = NULL;
+    }
+    int csfu = in->param[PARAM_CSFU];
+    switch ((maxwell_form)in->op->form) {
+    case MAXWELL_XMAD: {
+        maxwell_xmad_ctl c = maxwell_xmad_controls(in);
+        out[0] = maxwell_xmad(&c, csfu, w[0], w[1], w[2], w[3], &out[1]);
+        if (t && (c.cop == COP_CSFU || c.cc)) {
+            snprintf(t->note_text, sizeof t->note_text, "model-dependent: %s%s%s",
+                     c.cop == COP_CSFU ? "the CSFU fix-up (csfu=" : "",
+                     c.cop == COP_CSFU ? isa_params[PARAM_CSFU].values[csfu] : "",
+                     c.cop == COP_CSFU ? (c.cc ? "), the CC flags (xmad_cc=final-carry)" : ")")
+                                       : "the CC flags (xmad_cc=final-carry)");
+            t->note = t->note_text;
+        }
+        break;
+    }
+    case MAXWELL_IADD3: {
+        maxwell_iadd3_ctl c = maxwell_iadd3_controls(in);
+        out[0] = maxwell_iadd3(&c, w[0], w[1], w[2], w[3], &out[1]);
+        if (t && c.cc && (c.x || c.nega || c.negb || c.negc || c.shift)) {
+            snprintf(t->note_text, sizeof t->note_text,
+                     "model-dependent: CC with negation, shift or .X is not hardware-confirmed");
+            t->note = t->note_text;
+        }
+        break;
+    }
+    case MAXWELL_IMAD_LO:
+        out[0] = maxwell_imad_lo(w[0], w[1], w[2]);
+        break;
+    case MAXWELL_IMAD_HI_U32:
+        out[0] = maxwell_imad_hi_u32(w[0], w[1], w[2]);
+        break;
+    case MAXWELL_IMUL_IMM16:
+        out[0] = maxwell_imul_imm16(w[0], in->ctrl[CTRL_IMM], w[1]);
+        break;
+    case MAXWELL_IMAD_HI_S32: {
+        out[0] = maxwell_imad_hi_s32(csfu, w[0], w[1], w[2]);
+        if (t) {
+            /* Which CSFU readings give the exact signed high word here. */
+            uint32_t exact = (uint32_t)(((int64_t)(int32_t)w[0] * (int32_t)w[1]) >> 32) + w[2];
+            int n = snprintf(t->note_text, sizeof t->note_text, "model-dependent: CSFU; exact signed hi32 + C is "
+                             "%08x; readings that agree:", exact);
+            bool any = false;
+            for (int r = 0; r < 3; r++)
+                if (maxwell_imad_hi_s32(r, w[0], w[1], w[2]) == exact) {
+                    n += snprintf(t->note_text + n, sizeof t->note_text - (size_t)n, " %s", isa_params[PARAM_CSFU].values[r]);
+                    any = true;
+                }
+            if (!any)
+                snprintf(t->note_text + n, sizeof t->note_text - (size_t)n, " none");
+            t->note = t->note_text;
+        }
+        break;
+    }
+    }
+}

@@ -1,0 +1,187 @@
+/* Translations of XMAD, IADD3 and the sequences to SPIR-V: 32-bit integer
+ * code only (no Int64 needed); controls are compile-time constants, as a
+ * translator emits them.  The direct and exact lowerings are the same
+ * integer translation.  The carries travel as words of the tuple.
+ *
+ * Test builds can plant a known translation mistake (tests/meson.build):
+ * TIEFUZZ_PLANT_CBCC_HALF reads the selected half of Sb for CBCC, and
+ * TIEFUZZ_PLANT_RS_32 drops bit 32 of the .RS sum. */
+#include <stddef.h>
+#include "maxwell.h"
+#include "../spirv/builder.h"
+
+static unsigned u(spv_builder *b, uint32_t v) { return sb_u32(b, v); }
+static unsigned add(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_U32, "OpIAdd $ $", x, y); }
+static unsigned sub(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_U32, "OpISub $ $", x, y); }
+static unsigned or_(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_U32, "OpBitwiseOr $ $", x, y); }
+static unsigned bit(spv_builder *b, unsigned cond) { return sb_select(b, T_U32, cond, u(b, 1), u(b, 0)); }
+static unsigned half(spv_builder *b, unsigned x, bool hi) { return hi ? sb_shr(b, x, 16) : sb_and(b, x, 0xffff); }
+static unsigned sext16(spv_builder *b, unsigned h) { return sub(b, sb_op(b, T_U32, "OpBitwiseXor $ $", h, u(b, 0x8000)), u(b, 0x8000)); }
+static unsigned ult(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_BOOL, "OpULessThan $ $", x, y); }
+
+/* Carries of x + y + z as a 0/1/2 count. */
+static unsigned add3_carry(spv_builder *b, unsigned x, unsigned y, unsigned z, unsigned *sum)
+{
+    unsigned s1 = add(b, x, y);
+    unsigned s2 = add(b, s1, z);
+    *sum = s2;
+    return add(b, bit(b, ult(b, s1, x)), bit(b, ult(b, s2, s1)));
+}
+
+static unsigned flags(spv_builder *b, bool x, unsigned d, unsigned cc_in, unsigned cf, unsigned of)
+{
+    unsigned zero = sb_ieq(b, d, 0);
+    if (x)
+        zero = sb_op(b, T_BOOL, "OpLogicalAnd $ $", zero, sb_ugt(b, sb_and(b, cc_in, 1), 0));
+    unsigned f = or_(b, bit(b, zero), sb_shl(b, sb_shr(b, d, 31), 1));
+    f = or_(b, f, sb_shl(b, cf, 2));
+    return of ? or_(b, f, sb_shl(b, of, 3)) : f;
+}
+
+static unsigned lower_xmad(spv_builder *b, const maxwell_xmad_ctl *c, int csfu, unsigned ra, unsigned sb,
+                           unsigned sc, unsigned cc_in, unsigned *cc_out)
+{
+    unsigned sbv = c->sb_imm ? u(b, c->imm & 0xffff) : sb;
+    unsigned ha = half(b, ra, c->a_h1), hb = half(b, sbv, c->b_h1 && !c->sb_imm);
+    unsigned pa = c->sa ? sext16(b, ha) : ha, pb = c->sb ? sext16(b, hb) : hb;
+    unsigned p = sb_op(b, T_U32, "OpIMul $ $", pa, pb);  /* low 32 bits of the exact product */
+    if (c->psl)
+        p = sb_shl(b, p, 16);
+    unsigned cv = sc;
+    switch (c->cop) {
+    case COP_CLO: cv = sb_and(b, sc, 0xffff); break;
+    case COP_CHI: cv = sb_shr(b, sc, 16); break;
+    case COP_CBCC:
+#ifdef TIEFUZZ_PLANT_CBCC_HALF
+        cv = add(b, sc, sb_shl(b, hb, 16));                 /* planted mistake: the selected half */
+#else
+        cv = add(b, sc, sb_shl(b, sb_and(b, sbv, 0xffff), 16));  /* the full Sb's low half */
+#endif
+        break;
+    case COP_CSFU: {
+        unsigned a_neg = c->sa ? sb_ugt(b, sb_and(b, ha, 0x8000), 0) : sb_bool(b, false);
+        unsigned b_neg = c->sb ? sb_ugt(b, sb_and(b, hb, 0x8000), 0) : sb_bool(b, false);
+        if (csfu == CSFU_CROSS) {
+            a_neg = sb_op(b, T_BOOL, "OpLogicalAnd $ $", a_neg, sb_ugt(b, half(b, sbv, !(c->b_h1 && !c->sb_imm)), 0));
+            b_neg = sb_op(b, T_BOOL, "OpLogicalAnd $ $", b_neg, sb_ugt(b, half(b, ra, !c->a_h1), 0));
+        }
+        unsigned fix = sb_shl(b, add(b, bit(b, a_neg), bit(b, b_neg)), 16);
+        if (csfu == CSFU_ENVYTOOLS) {
+            unsigned either_zero = sb_op(b, T_BOOL, "OpLogicalOr $ $", sb_ieq(b, ha, 0), sb_ieq(b, hb, 0));
+            fix = sb_select(b, T_U32, either_zero, u(b, 0), fix);
+        }
+        cv = sub(b, sc, fix);
+        break;
+    }
+    default: break;
+    }
+    unsigned cin = c->x ? add(b, sb_and(b, sb_shr(b, cc_in, 2), 1), sb_and(b, sb_shr(b, cc_in, 3), 1)) : u(b, 0);
+    unsigned d;
+    unsigned carries = add3_carry(b, p, cv, cin, &d);
+    if (c->mrg)
+        d = or_(b, sb_and(b, d, 0xffff), sb_shl(b, sb_and(b, sbv, 0xffff), 16));
+    if (cc_out)
+        *cc_out = c->cc ? flags(b, c->x, d, cc_in, bit(b, sb_ugt(b, carries, 0)), 0) : sb_and(b, cc_in, 0xf);
+    return d;
+}
+
+static unsigned part(spv_builder *b, unsigned x, int p) { return p == 1 ? sb_and(b, x, 0xffff) : p == 2 ? sb_shr(b, x, 16) : x; }
+static unsigned not_(spv_builder *b, unsigned x) { return sb_op(b, T_U32, "OpNot $", x); }
+
+static unsigned lower_iadd3(spv_builder *b, const maxwell_iadd3_ctl *c, unsigned ra, unsigned sb, unsigned rc,
+                            unsigned cc_in, unsigned *cc_out)
+{
+    unsigned a = part(b, ra, c->apart), cc = part(b, rc, c->cpart), bv;
+    if (c->form == SB_IMM)
+        bv = u(b, (c->imm & 0x80000) ? (c->imm | 0xfff00000u) : (c->imm & 0xfffff));
+    else
+        bv = c->form == SB_CBUF ? sb : part(b, sb, c->bpart);
+    unsigned A = c->nega ? not_(b, a) : a, B = c->negb ? not_(b, bv) : bv, C = c->negc ? not_(b, cc) : cc;
+    unsigned cin1 = c->x ? sb_and(b, sb_shr(b, cc_in, 3), 1) : u(b, c->nega || c->negb);
+    unsigned cin2 = c->x ? sb_and(b, sb_shr(b, cc_in, 2), 1) : u(b, c->negc);
+    unsigned lo;
+    unsigned bit32 = add3_carry(b, A, B, cin1, &lo);  /* A + B + 1 < 2^33: at most one carry */
+    unsigned t = lo;
+    if (c->shift == SHIFT_RS) {
+#ifdef TIEFUZZ_PLANT_RS_32
+        t = sb_shr(b, lo, 16);                            /* planted mistake: a 32-bit sum shifted */
+#else
+        t = or_(b, sb_shr(b, lo, 16), sb_shl(b, bit32, 16));
+#endif
+    } else if (c->shift == SHIFT_LS) {
+        t = sb_shl(b, lo, 16);
+    }
+    unsigned d;
+    unsigned carry2 = add3_carry(b, t, C, cin2, &d);
+    if (cc_out)
+        *cc_out = c->cc ? flags(b, c->x, d, cc_in, bit(b, sb_ugt(b, carry2, 0)), bit32) : sb_and(b, cc_in, 0xf);
+    return d;
+}
+
+/* One XMAD of a sequence. */
+static unsigned seq_xmad(spv_builder *b, unsigned flags, int cop, int csfu, unsigned a, unsigned bb, unsigned c)
+{
+    maxwell_xmad_ctl x = {0};
+    x.sa = flags & 1;
+    x.sb = flags & 2;
+    x.a_h1 = flags & 4;
+    x.b_h1 = flags & 8;
+    x.psl = flags & 16;
+    x.mrg = flags & 32;
+    x.cop = cop;
+    return lower_xmad(b, &x, csfu, a, bb, c, u(b, 0), NULL);
+}
+enum { S_A = 1, S_B = 2, A_H1 = 4, B_H1 = 8, PSL = 16, MRG = 32 };
+
+static unsigned seq_iadd3_rs(spv_builder *b, unsigned x, unsigned y, unsigned z)
+{
+    maxwell_iadd3_ctl c = {0};
+    c.shift = SHIFT_RS;
+    return lower_iadd3(b, &c, x, y, z, u(b, 0), NULL);
+}
+
+const char *maxwell_lower(const isa_instance *in, isa_lowering l, spv_builder *b, const unsigned *w, unsigned *out)
+{
+    (void)l;
+    int csfu = in->param[PARAM_CSFU];
+    unsigned zero = u(b, 0);
+    switch ((maxwell_form)in->op->form) {
+    case MAXWELL_XMAD: {
+        maxwell_xmad_ctl c = maxwell_xmad_controls(in);
+        out[0] = lower_xmad(b, &c, csfu, w[0], w[1], w[2], w[3], &out[1]);
+        return NULL;
+    }
+    case MAXWELL_IADD3: {
+        maxwell_iadd3_ctl c = maxwell_iadd3_controls(in);
+        out[0] = lower_iadd3(b, &c, w[0], w[1], w[2], w[3], &out[1]);
+        return NULL;
+    }
+    case MAXWELL_IMAD_LO: {
+        unsigned d = seq_xmad(b, 0, COP_C32, csfu, w[0], w[1], w[2]);
+        unsigned t = seq_xmad(b, MRG | B_H1, COP_C32, csfu, w[0], w[1], zero);
+        out[0] = seq_xmad(b, PSL | A_H1 | B_H1, COP_CBCC, csfu, w[0], t, d);
+        return NULL;
+    }
+    case MAXWELL_IMAD_HI_U32:
+    case MAXWELL_IMAD_HI_S32: {
+        bool s = in->op->form == MAXWELL_IMAD_HI_S32;
+        unsigned t0 = seq_xmad(b, 0, COP_C32, csfu, w[0], w[1], zero);
+        unsigned t1 = seq_xmad(b, B_H1 | (s ? S_B : 0), COP_C32, csfu, w[0], w[1], zero);
+        unsigned d1 = seq_xmad(b, A_H1 | B_H1 | (s ? S_A | S_B : 0), s ? COP_CSFU : COP_C32, csfu, w[0], w[1], w[2]);
+        t0 = seq_xmad(b, A_H1 | (s ? S_A : 0), COP_CHI, csfu, w[0], w[1], t0);
+        out[0] = seq_iadd3_rs(b, t0, t1, d1);
+        return NULL;
+    }
+    case MAXWELL_IMUL_IMM16: {
+        maxwell_xmad_ctl x = {0};
+        x.sb_imm = true;
+        x.imm = in->ctrl[CTRL_IMM];
+        unsigned t = lower_xmad(b, &x, csfu, w[0], zero, w[1], zero, NULL);
+        x.a_h1 = true;
+        x.psl = true;
+        out[0] = lower_xmad(b, &x, csfu, w[0], zero, t, zero, NULL);
+        return NULL;
+    }
+    }
+    return "unknown form";
+}

@@ -1,0 +1,85 @@
+/* The Maxwell integer opcodes and program ops: one row each. */
+#include <stddef.h>
+#include "maxwell.h"
+
+/* Legality rules, each named in its message (maxwell-xmad.md). */
+static const char *check(const isa_instance *in)
+{
+    const uint32_t *c = in->ctrl;
+    switch ((maxwell_form)in->op->form) {
+    case MAXWELL_XMAD:
+        if (c[CTRL_COP] > COP_CSFU)
+            return "XMAD: cop must be 0 C32, 1 CLO, 2 CHI, 3 CBCC or 4 CSFU";
+        if (c[CTRL_SB_KIND] > SB_CBUF)
+            return "XMAD: sb_kind must be 0 register, 1 IMM16 or 2 constant bank";
+        if (c[CTRL_SB_KIND] == SB_IMM && c[CTRL_B_H1])
+            return "XMAD: an IMM16 Sb takes no half selector (rule: no .H1 on an immediate)";
+        if (c[CTRL_SB_KIND] == SB_CBUF && c[CTRL_SC_KIND])
+            return "XMAD: Sb and Sc cannot both come from the constant bank (legal pairs: reg/reg, imm/reg, const/reg, reg/const)";
+        if (c[CTRL_COP] == COP_CBCC && (c[CTRL_SB_KIND] == SB_CBUF || c[CTRL_SC_KIND]))
+            return "XMAD: .CBCC takes no constant-bank Sb or Sc";
+        if ((c[CTRL_PSL] || c[CTRL_MRG]) && c[CTRL_SC_KIND])
+            return "XMAD: .PSL and .MRG take no constant-bank Sc";
+        if (c[CTRL_SB_KIND] != SB_IMM && c[CTRL_IMM])
+            return "XMAD: imm is only for an IMM16 Sb";
+        if (c[CTRL_IMM] > 0xffff)
+            return "XMAD: imm is 16 bits";
+        if (c[CTRL_CC] && in->param[PARAM_XMAD_CC] == 1)
+            return "XMAD: .CC refused under xmad_cc=refuse (which carries become CF and OF is not publicly known)";
+        return NULL;
+    case MAXWELL_IADD3:
+        if (c[CTRL_SHIFT] > SHIFT_LS || c[CTRL_A_PART] > 2 || c[CTRL_B_PART] > 2 || c[CTRL_C_PART] > 2)
+            return "IADD3: shift is 0 NS, 1 RS or 2 LS; parts are 0 full, 1 H0 or 2 H1";
+        if (c[CTRL_SB_KIND] > SB_CBUF)
+            return "IADD3: sb_kind must be 0 register, 1 IMM20 or 2 constant bank";
+        if (c[CTRL_NEGA] && c[CTRL_NEGB])
+            return "IADD3: -Ra together with -Sb is illegal";
+        if (c[CTRL_SB_KIND] != SB_REG && (c[CTRL_SHIFT] || c[CTRL_A_PART] || c[CTRL_B_PART] || c[CTRL_C_PART]))
+            return "IADD3: parts and shifts exist in the register form only";
+        if (c[CTRL_SB_KIND] != SB_IMM && c[CTRL_IMM])
+            return "IADD3: imm is only for the IMM20 form";
+        if (c[CTRL_IMM] > 0xfffff)
+            return "IADD3: imm is 20 bits";
+        return NULL;
+    case MAXWELL_IMUL_IMM16:
+        return c[CTRL_IMM] > 0xffff ? "imul_imm16: imm is 16 bits" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const isa_family_impl maxwell_impl = {check, maxwell_eval, maxwell_lower, maxwell_construct, maxwell_classify};
+
+#define U(n) {n, WORD_U32}
+#define CC(n) {n, WORD_CC}
+#define P(x) (1u << PARAM_##x)
+/* merge needs an Sb that MRG or CBCC reads whole: XMAD and IMAD.LO only. */
+#define NO_MERGE (GEN_INT_CLASSES & ~(1u << GEN_MERGE))
+
+const isa_op maxwell_ops[] = {
+    {"maxwell.xmad", "maxwell", "Maxwell/Pascal SASS (sm_50-sm_62)", "16x16+32 multiply-add with modifiers", true, 4, 2,
+     {U("ra"), U("sb"), U("sc"), CC("cc")}, {U("rd"), CC("cc")},
+     .ctrl_limit = {[CTRL_SASIGN] = 1, [CTRL_SBSIGN] = 1, [CTRL_PSL] = 1, [CTRL_COP] = 7, [CTRL_MRG] = 1, [CTRL_X] = 1,
+                    [CTRL_CC] = 1, [CTRL_A_H1] = 1, [CTRL_B_H1] = 1, [CTRL_SB_KIND] = 3, [CTRL_SC_KIND] = 1,
+                    [CTRL_IMM] = 0xffff},
+     P(CSFU) | P(XMAD_CC), &maxwell_impl, MAXWELL_XMAD, {0, 1, 2}, 0, GEN_INT_CLASSES},
+    {"maxwell.iadd3", "maxwell", "Maxwell/Pascal SASS (sm_50-sm_62)", "three-input add with negations, parts and shifts",
+     true, 4, 2, {U("ra"), U("sb"), U("rc"), CC("cc")}, {U("rd"), CC("cc")},
+     .ctrl_limit = {[CTRL_SHIFT] = 3, [CTRL_NEGA] = 1, [CTRL_NEGB] = 1, [CTRL_NEGC] = 1, [CTRL_X] = 1, [CTRL_CC] = 1,
+                    [CTRL_A_PART] = 3, [CTRL_B_PART] = 3, [CTRL_C_PART] = 3, [CTRL_SB_KIND] = 3, [CTRL_IMM] = 0xfffff},
+     0, &maxwell_impl, MAXWELL_IADD3, {0, 1, 2}, 0, NO_MERGE},
+    {"maxwell.imad_lo", "maxwell", "program: 3 XMADs (NVIDIA's IMAD.LO)", "D = A*B + C mod 2^32 via XMAD, XMAD.MRG, XMAD.PSL.CBCC",
+     true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0}, 0, &maxwell_impl, MAXWELL_IMAD_LO, {0, 1, 2}, 0,
+     GEN_INT_CLASSES},
+    {"maxwell.imad_hi_u32", "maxwell", "program: 4 XMADs and IADD3.RS", "D = hi32(A*B) + C unsigned",
+     true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0}, 0, &maxwell_impl, MAXWELL_IMAD_HI_U32, {0, 1, 2}, 0,
+     NO_MERGE},
+    {"maxwell.imul_imm16", "maxwell", "program: 2 XMADs", "D = A*imm + C mod 2^32 via XMAD, XMAD.PSL",
+     true, 2, 1, {U("a"), U("c")}, {U("d")}, .ctrl_limit = {[CTRL_IMM] = 0xffff}, 0, &maxwell_impl,
+     MAXWELL_IMUL_IMM16, {0, 1, 2}, 0, NO_MERGE},
+    {"maxwell.imad_hi_s32", "maxwell", "program: 4 XMADs (S16 on high halves, CSFU) and IADD3.RS",
+     "D = signed hi32(A*B) + C; exact only under csfu=cross", true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0},
+     P(CSFU), &maxwell_impl, MAXWELL_IMAD_HI_S32, {0, 1, 2}, 0, NO_MERGE},
+};
+
+const unsigned maxwell_op_count = sizeof maxwell_ops / sizeof maxwell_ops[0];
