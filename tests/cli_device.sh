@@ -35,6 +35,10 @@ for o in ops:
 PY
 cat "$tmp/out"
 
+# Acceptance (Maxwell): every integer op, 1M cases each, zero disagreements.
+run 0 "maxwell exact, 1M cases per op" 'maxwell.*' --lowering exact --cases 1000000 --quiet
+cat "$tmp/out"
+
 case "$default" in
 llvmpipe*)
     # lavapipe computes GLSL.std.450 Fma unfused (Vulkan allows it): direct must disagree

@@ -29,7 +29,10 @@ python3 - /tmp/tiefuzz-cli.out <<'PY' && ok || bad "ops --json content"
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = {o["name"]: o for o in d["ops"]}
-assert len(names) == 17, len(names)
+assert len(names) == 23, len(names)
+xm = names["maxwell.xmad"]
+assert {c["name"] for c in xm["controls"]} >= {"cop", "mrg", "psl", "x", "cc", "sb_kind", "sc_kind", "imm"}
+assert [p["name"] for p in xm["params"]] == ["csfu", "xmad_cc"] and xm["params"][0]["default"] == "envytools"
 assert names["rdna2.v_fma_f64"]["status"] == "not translated"
 fma = names["rdna2.v_fma_f32"]
 assert [w["name"] for w in fma["tuple"]] == ["s0", "s1", "s2", "d"]
@@ -63,6 +66,25 @@ expect_in /tmp/tiefuzz-cli.err "op_sel needs op_sel_hi" "mix rule named"
 expect_status 2 "eval bad param" "$T" eval v_fma_mixlo_f16 --param mix_rounding=sometimes 1 2 3 4
 expect_status 0 "eval f64 host model" "$T" eval v_fma_f64 0 3ff00000 0 3ff00000 0 3ff00000
 expect_in /tmp/tiefuzz-cli.out "^00000000 40000000$" "f64 host model 1*1+1"
+
+# Maxwell: illegal combinations are refused with the rule named; model-dependent parts are marked.
+expect_status 2 "xmad imm with H1" "$T" eval maxwell.xmad --ctrl sb_kind=1,b_h1=1 1 2 3 0
+expect_in /tmp/tiefuzz-cli.err "no .H1 on an immediate" "imm16 half rule named"
+expect_status 2 "xmad cbcc with const" "$T" eval maxwell.xmad --ctrl cop=3,sb_kind=2 1 2 3 0
+expect_in /tmp/tiefuzz-cli.err "CBCC takes no constant-bank" "cbcc rule named"
+expect_status 2 "xmad psl with const sc" "$T" eval maxwell.xmad --ctrl psl=1,sc_kind=1 1 2 3 0
+expect_in /tmp/tiefuzz-cli.err "PSL and .MRG take no constant-bank Sc" "psl rule named"
+expect_status 2 "iadd3 -a -b" "$T" eval maxwell.iadd3 --ctrl nega=1,negb=1 1 2 3 0
+expect_in /tmp/tiefuzz-cli.err "Ra together with -Sb is illegal" "negation rule named"
+expect_status 2 "xmad cc refused" "$T" eval maxwell.xmad --ctrl cc=1 --param xmad_cc=refuse 1 2 3 0
+expect_status 0 "xmad record vector" "$T" eval maxwell.xmad 12345678 8a24c923 9123064a 0
+expect_in /tmp/tiefuzz-cli.out "^d51310b2 00000000$" "XMAD R2, R2, R3, R4 as on a Tegra X1"
+expect_status 0 "iadd3 33-bit RS" "$T" eval maxwell.iadd3 --ctrl shift=1 ffffffff 1 0 0
+expect_in /tmp/tiefuzz-cli.out "^00010000 00000000$" "0xffffffff + 1 .RS keeps bit 32"
+expect_status 0 "signed sequence explain" "$T" eval maxwell.imad_hi_s32 --explain 80000000 0000ffff 0
+expect_in /tmp/tiefuzz-cli.out "readings that agree: .*cross" "the explanation names the CSFU readings that agree"
+expect_status 0 "csfu explain" "$T" eval maxwell.xmad --explain --ctrl cop=4,sasign=1 8000 2 0 0
+expect_in /tmp/tiefuzz-cli.out "model-dependent: the CSFU fix-up" "CSFU marked model-dependent"
 
 # gen | eval --batch, determinism, errors
 "$T" gen v_fma_f16 --gen all --seed 5 -n 2000 >"$tmp/g1" && ok || bad "gen"

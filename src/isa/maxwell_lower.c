@@ -3,9 +3,10 @@
  * translator emits them.  The direct and exact lowerings are the same
  * integer translation.  The carries travel as words of the tuple.
  *
- * Test builds can plant a known translation mistake (tests/meson.build):
- * TIEFUZZ_PLANT_CBCC_HALF reads the selected half of Sb for CBCC, and
- * TIEFUZZ_PLANT_RS_32 drops bit 32 of the .RS sum. */
+ * A test build plants known translation mistakes (tests/meson.build,
+ * tests/planted.sh): TIEFUZZ_PLANT_CBCC_HALF reads the selected half of Sb
+ * for CBCC, TIEFUZZ_PLANT_RS_32 drops bit 32 of the .RS sum, and
+ * TIEFUZZ_PLANT_SEXT_8000 sign-extends 0x8000 as if it were positive. */
 #include <stddef.h>
 #include "maxwell.h"
 #include "../spirv/builder.h"
@@ -16,7 +17,14 @@ static unsigned sub(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_
 static unsigned or_(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_U32, "OpBitwiseOr $ $", x, y); }
 static unsigned bit(spv_builder *b, unsigned cond) { return sb_select(b, T_U32, cond, u(b, 1), u(b, 0)); }
 static unsigned half(spv_builder *b, unsigned x, bool hi) { return hi ? sb_shr(b, x, 16) : sb_and(b, x, 0xffff); }
-static unsigned sext16(spv_builder *b, unsigned h) { return sub(b, sb_op(b, T_U32, "OpBitwiseXor $ $", h, u(b, 0x8000)), u(b, 0x8000)); }
+static unsigned sext16(spv_builder *b, unsigned h)
+{
+#ifdef TIEFUZZ_PLANT_SEXT_8000
+    return sb_select(b, T_U32, sb_ugt(b, h, 0x8000), sub(b, h, u(b, 0x10000)), h);  /* planted: off by one */
+#else
+    return sub(b, sb_op(b, T_U32, "OpBitwiseXor $ $", h, u(b, 0x8000)), u(b, 0x8000));
+#endif
+}
 static unsigned ult(spv_builder *b, unsigned x, unsigned y) { return sb_op(b, T_BOOL, "OpULessThan $ $", x, y); }
 
 /* Carries of x + y + z as a 0/1/2 count. */

@@ -187,6 +187,8 @@ static int param_value(int id, const char *s, uint32_t *out)
 
 const char *isa_parse_controls(isa_instance *in, const char *text)
 {
+    if (!strcmp(text, "none"))  /* what isa_controls_text prints for an op without controls */
+        return isa_instance_check(in);
     uint32_t v[CTRL_COUNT];
     memcpy(v, in->ctrl, sizeof v);
     const char *err = parse_pairs(text, "control", CTRL_COUNT, control_name, control_value, v);
@@ -212,6 +214,8 @@ const char *isa_parse_controls(isa_instance *in, const char *text)
 
 const char *isa_parse_params(isa_instance *in, const char *text)
 {
+    if (!strcmp(text, "none"))
+        return NULL;
     uint32_t v[PARAM_COUNT];
     for (int i = 0; i < PARAM_COUNT; i++)
         v[i] = in->param[i];
@@ -226,7 +230,7 @@ const char *isa_parse_params(isa_instance *in, const char *text)
         }
         in->param[i] = (uint8_t)v[i];
     }
-    return NULL;
+    return isa_instance_check(in);  /* a parameter can make controls illegal (xmad_cc=refuse) */
 }
 
 const char *isa_instance_check(const isa_instance *in)
