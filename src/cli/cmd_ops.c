@@ -67,6 +67,11 @@ static void print_json(void)
             json_end_object(&j);
         }
         json_end_array(&j);
+        json_array(&j, "classes");
+        for (int c = 0; c < GEN_CLASS_COUNT; c++)
+            if ((op->classes ? op->classes : GEN_FLOAT_CLASSES) & (1u << c))
+                json_string(&j, NULL, gen_class_name((gen_class)c));
+        json_end_array(&j);
         json_array(&j, "lowerings");
         if (op->translated) {
             json_string(&j, NULL, "direct");

@@ -173,6 +173,15 @@ static unsigned candidates(const eng_case *cur, eng_case *list)
                 }
             }
         }
+        if ((f == WORD_U32 || f == WORD_CC) && word) {
+            /* Integers: zero, one, a half cleared, the lowest set bit cleared, halved. */
+            uint32_t ints[6] = {0, 1, word & 0xffff, word & 0xffff0000u, word & (word - 1), word >> 1};
+            for (int j = 0; j < 6; j++) {
+                eng_case c = *cur;
+                c.words[w] = ints[j];
+                add(list, &n, &c, 1, cx);
+            }
+        }
         if (f == WORD_FLAG && word) {
             eng_case c = *cur;
             c.words[w] = 0;

@@ -59,6 +59,11 @@ eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint3
             i++;
             break;
         }
+        case WORD_U32:
+        case WORD_CC:
+            if (host[i] != device[i])
+                return KIND_OTHER;  /* integer words: the float kinds do not apply */
+            break;
         default:
             if (host[i] != device[i])
                 return judge(&fp_f32, host[i], device[i], tie);
