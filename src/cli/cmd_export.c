@@ -82,22 +82,10 @@ static int by_path(const void *a, const void *b) { return strcmp(((const item *)
 
 static void write_text(FILE *f, void *ctx) { fputs(ctx, f); }
 
-static int make_dir(const char *dir)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            mkdir(p, 0755);
-            *s = '/';
-        }
-    return mkdir(p, 0755) == 0 || errno == EEXIST ? 0 : -1;
-}
 
 static int export_tuples(item *items, unsigned n, const char *dir)
 {
-    if (make_dir(dir)) {
+    if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
         return 2;
     }
@@ -163,7 +151,7 @@ static spv_device_caps generic_caps(void)
 
 static int export_amber(item *items, unsigned n, const char *dir)
 {
-    if (make_dir(dir)) {
+    if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
         return 2;
     }
@@ -253,7 +241,7 @@ static bool scalar_f32(const isa_op *op)
 
 static int export_testfloat(item *items, unsigned n, const char *dir)
 {
-    if (make_dir(dir)) {
+    if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
         return 2;
     }

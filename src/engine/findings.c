@@ -115,18 +115,6 @@ const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *l
 
 static void write_file(FILE *f, void *ctx) { fputs(ctx, f); }
 
-static int make_dir(const char *dir)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
-}
 
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
@@ -192,7 +180,7 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     }
     char *text = io_finding_format(&rec);
     free(explanation);
-    if (make_dir(f->o.dir)) {
+    if (io_make_dirs(f->o.dir)) {
         snprintf(err, errn, "cannot create the findings directory %s (%s)", f->o.dir, strerror(errno));
         free(text);
         return -1;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "json.h"
 
@@ -132,4 +133,21 @@ int io_write_atomic(const char *path, void (*writer)(FILE *f, void *ctx), void *
     }
     free(tmp);
     return rc;
+}
+
+int io_make_dirs(const char *dir)
+{
+    char path[1024];
+    if (strlen(dir) >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(path, dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }

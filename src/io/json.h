@@ -27,5 +27,7 @@ void json_hex_words(io_json *j, const char *key, const uint32_t *w, unsigned n);
 /* Write through a temporary file in the same directory, fsync, rename.
  * The writer callback fills the FILE.  Returns 0 or -1 with errno. */
 int io_write_atomic(const char *path, void (*writer)(FILE *f, void *ctx), void *ctx);
+/* mkdir -p; 0 or -1 with errno. */
+int io_make_dirs(const char *dir);
 
 #endif

@@ -43,6 +43,10 @@ uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uin
 uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint32_t sb, bool a_h1, bool b_h1);
 
 maxwell_xmad_ctl maxwell_xmad_controls(const isa_instance *in);
+/* The XMADs of the sequences: flags of MAXWELL_SEQ_* and a cop. */
+enum { MAXWELL_SEQ_SA = 1, MAXWELL_SEQ_SB = 2, MAXWELL_SEQ_A_H1 = 4, MAXWELL_SEQ_B_H1 = 8, MAXWELL_SEQ_PSL = 16,
+       MAXWELL_SEQ_MRG = 32 };
+maxwell_xmad_ctl maxwell_seq_xmad(unsigned flags, int cop);
 maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in);
 
 /* The sequences, step by step, with the model parameters of the instance. */

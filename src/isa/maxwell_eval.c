@@ -96,19 +96,26 @@ maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in)
 
 /* ---- the sequences, as NVIDIA's compiler emits them ---- */
 
-static uint32_t xmad(uint32_t flags, int cop, uint32_t a, uint32_t b, uint32_t c)
+maxwell_xmad_ctl maxwell_seq_xmad(unsigned flags, int cop)
 {
     maxwell_xmad_ctl x = {0};
-    x.sa = flags & 1;
-    x.sb = flags & 2;
-    x.a_h1 = flags & 4;
-    x.b_h1 = flags & 8;
-    x.psl = flags & 16;
-    x.mrg = flags & 32;
+    x.sa = flags & MAXWELL_SEQ_SA;
+    x.sb = flags & MAXWELL_SEQ_SB;
+    x.a_h1 = flags & MAXWELL_SEQ_A_H1;
+    x.b_h1 = flags & MAXWELL_SEQ_B_H1;
+    x.psl = flags & MAXWELL_SEQ_PSL;
+    x.mrg = flags & MAXWELL_SEQ_MRG;
     x.cop = cop;
+    return x;
+}
+
+static uint32_t xmad(unsigned flags, int cop, uint32_t a, uint32_t b, uint32_t c)
+{
+    maxwell_xmad_ctl x = maxwell_seq_xmad(flags, cop);
     return maxwell_xmad(&x, CSFU_ENVYTOOLS, a, b, c, 0, NULL);
 }
-enum { S_A = 1, S_B = 2, A_H1 = 4, B_H1 = 8, PSL = 16, MRG = 32 };
+enum { S_A = MAXWELL_SEQ_SA, S_B = MAXWELL_SEQ_SB, A_H1 = MAXWELL_SEQ_A_H1, B_H1 = MAXWELL_SEQ_B_H1,
+       PSL = MAXWELL_SEQ_PSL, MRG = MAXWELL_SEQ_MRG };
 
 uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c)
 {

@@ -129,17 +129,11 @@ static unsigned lower_iadd3(spv_builder *b, const maxwell_iadd3_ctl *c, unsigned
 /* One XMAD of a sequence. */
 static unsigned seq_xmad(spv_builder *b, unsigned flags, int cop, int csfu, unsigned a, unsigned bb, unsigned c)
 {
-    maxwell_xmad_ctl x = {0};
-    x.sa = flags & 1;
-    x.sb = flags & 2;
-    x.a_h1 = flags & 4;
-    x.b_h1 = flags & 8;
-    x.psl = flags & 16;
-    x.mrg = flags & 32;
-    x.cop = cop;
+    maxwell_xmad_ctl x = maxwell_seq_xmad(flags, cop);
     return lower_xmad(b, &x, csfu, a, bb, c, u(b, 0), NULL);
 }
-enum { S_A = 1, S_B = 2, A_H1 = 4, B_H1 = 8, PSL = 16, MRG = 32 };
+enum { S_A = MAXWELL_SEQ_SA, S_B = MAXWELL_SEQ_SB, A_H1 = MAXWELL_SEQ_A_H1, B_H1 = MAXWELL_SEQ_B_H1,
+       PSL = MAXWELL_SEQ_PSL, MRG = MAXWELL_SEQ_MRG };
 
 static unsigned seq_iadd3_rs(spv_builder *b, unsigned x, unsigned y, unsigned z)
 {
