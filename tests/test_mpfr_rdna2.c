@@ -241,7 +241,7 @@ int main(void)
                 isa_random_controls(&in, &r);
             for (int p = 0; p < PARAM_COUNT; p++)
                 if (op->params & (1u << p))
-                    in.param[p] = (uint8_t)gen_below(&r, isa_params[p].count);
+                    in.param[p] = (int32_t)gen_below(&r, isa_params[p].count);
             if (op->ctrl_limit[CTRL_K])
                 in.ctrl[CTRL_K] = (uint32_t)(gen_below(&r, 4) ? gen_value_with_exp(&fp_f32, &r, gen_coin(&r), gen_range(&r, -30, 30), 0)
                                                                 : gen_special(&fp_f32, &r));

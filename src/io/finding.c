@@ -286,8 +286,8 @@ bool io_is_case_binary(const uint8_t *buf, size_t len) { return len >= 4 && memc
 size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n)
 {
     size_t name = strlen(c->op);
-    size_t need = 4 + 6 + name + 4u * c->n_ctrl + c->n_param + 4u * c->n_words;
-    if (need > n || name > 63 || c->n_ctrl > 16 || c->n_param > 16 || c->n_words > IO_MAX_WORDS)
+    size_t need = 4 + 6 + name + 4u * c->n_ctrl + 4u * c->n_param + 4u * c->n_words;
+    if (need > n || name > 63 || c->n_ctrl > 32 || c->n_param > 16 || c->n_words > IO_MAX_WORDS)
         return 0;
     uint8_t *p = buf;
     memcpy(p, IO_CASE_MAGIC, 4);
@@ -303,8 +303,9 @@ size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n)
     for (unsigned i = 0; i < c->n_ctrl; i++, p += 4)
         for (int b = 0; b < 4; b++)
             p[b] = (uint8_t)(c->ctrl[i] >> (8 * b));
-    memcpy(p, c->param, c->n_param);
-    p += c->n_param;
+    for (unsigned i = 0; i < c->n_param; i++, p += 4)
+        for (int b = 0; b < 4; b++)
+            p[b] = (uint8_t)((uint32_t)c->param[i] >> (8 * b));
     for (unsigned i = 0; i < c->n_words; i++, p += 4)
         for (int b = 0; b < 4; b++)
             p[b] = (uint8_t)(c->words[i] >> (8 * b));
@@ -324,10 +325,10 @@ int io_case_decode(const uint8_t *buf, size_t len, const char *name, io_case *ou
     out->n_param = buf[7];
     out->n_words = buf[8];
     size_t nlen = buf[9];
-    if (out->n_ctrl > 16 || out->n_param > 16 || out->n_words > IO_MAX_WORDS || nlen > 63 || nlen == 0)
+    if (out->n_ctrl > 32 || out->n_param > 16 || out->n_words > IO_MAX_WORDS || nlen > 63 || nlen == 0)
         return fail(&c, "binary case header out of range (controls %u, params %u, words %u, name %zu)", out->n_ctrl,
                     out->n_param, out->n_words, nlen);
-    size_t need = 10 + nlen + 4u * out->n_ctrl + out->n_param + 4u * out->n_words;
+    size_t need = 10 + nlen + 4u * out->n_ctrl + 4u * out->n_param + 4u * out->n_words;
     if (len != need)
         return fail(&c, "binary case is %zu bytes, its header says %zu (%s)", len, need, len < need ? "truncated" : "trailing bytes");
     const uint8_t *p = buf + 10;
@@ -338,8 +339,8 @@ int io_case_decode(const uint8_t *buf, size_t len, const char *name, io_case *ou
     p += nlen;
     for (unsigned i = 0; i < out->n_ctrl; i++, p += 4)
         out->ctrl[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    memcpy(out->param, p, out->n_param);
-    p += out->n_param;
+    for (unsigned i = 0; i < out->n_param; i++, p += 4)
+        out->param[i] = (int32_t)(p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
     for (unsigned i = 0; i < out->n_words; i++, p += 4)
         out->words[i] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     return 0;

@@ -40,15 +40,15 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
 
 /* The binary case encoding shared with the libFuzzer targets' crash files:
  *   "TFZC" | u8 version (1) | u8 lowering | u8 n_ctrl | u8 n_param | u8 n_words |
- *   u8 op-name length | op name | n_ctrl x u32 LE | n_param x u8 | n_words x u32 LE
+ *   u8 op-name length | op name | n_ctrl x u32 LE | n_param x i32 LE | n_words x u32 LE
  * Nothing may follow. */
 #define IO_CASE_MAGIC "TFZC"
 typedef struct {
     char op[64];
     uint8_t lowering;
     uint8_t n_ctrl, n_param, n_words;
-    uint32_t ctrl[16];
-    uint8_t param[16];
+    uint32_t ctrl[32];
+    int32_t param[16];
     uint32_t words[IO_MAX_WORDS];
 } io_case;
 

@@ -53,14 +53,20 @@ extern const isa_control_desc isa_controls[CTRL_COUNT];
  * default. */
 typedef enum {
     PARAM_MIX_ROUNDING, PARAM_DIV_FMAS_SCALE, PARAM_DIV_FMAS_ORDER, PARAM_OMOD, PARAM_CSFU, PARAM_XMAD_CC,
+    /* tensor-core MMA (T-FDPA) */
+    PARAM_F, PARAM_E_ZERO_F16, PARAM_E_ZERO_F32, PARAM_E_ZERO_KEY, PARAM_L_MAX, PARAM_RHO,
     PARAM_COUNT
 } isa_param_id;
 
+/* A parameter is an enumeration (values[], count; value = index) or, with
+ * integer set, a whole number in [lo, hi]. */
 typedef struct {
     const char *name;
     const char *values[4];
     unsigned count;
     const char *meaning;
+    bool integer;
+    int lo, hi;
 } isa_param_desc;
 
 extern const isa_param_desc isa_params[PARAM_COUNT];
@@ -75,7 +81,7 @@ typedef struct isa_op isa_op;
 typedef struct {
     const isa_op *op;
     uint32_t ctrl[CTRL_COUNT];
-    uint8_t param[PARAM_COUNT];
+    int32_t param[PARAM_COUNT];
 } isa_instance;
 
 /* Explanations: every rounding a model makes, and the exact operands of
@@ -150,6 +156,7 @@ struct isa_op {
     int src[3];
     int flags;
     uint32_t classes;                 /* generator classes that apply (0: the floating-point ones) */
+    const int32_t *param_defaults;    /* per-op defaults (NULL: 0, the first value, for each) */
 };
 
 /* Registry over all families. */
@@ -160,6 +167,8 @@ bool isa_glob_match(const char *pattern, const char *name);
 
 /* Instances. */
 void isa_instance_default(isa_instance *in, const isa_op *op);
+/* A parameter's value as text ("record", "-19"), into buf. */
+const char *isa_param_value_text(isa_param_id p, int32_t v, char *buf, unsigned n);
 /* Parse "name=value,..." into ctrl or param; returns NULL or an error message (static buffer). */
 const char *isa_parse_controls(isa_instance *in, const char *text);
 const char *isa_parse_params(isa_instance *in, const char *text);

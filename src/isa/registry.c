@@ -51,6 +51,14 @@ const isa_param_desc isa_params[PARAM_COUNT] = {
                     "XMAD.CSFU fix-up: envytools (zero check), ryujinx (no zero check), cross (unselected halves)"},
     [PARAM_XMAD_CC] = {"xmad_cc", {"final-carry", "refuse"}, 2,
                        "XMAD.CC: CF = carry out of the final add, OF = 0; or refuse .CC"},
+    [PARAM_F] = {"F", {0}, 0, "T-FDPA: fraction bits kept below the alignment point", true, 1, 40},
+    [PARAM_E_ZERO_F16] = {"e_zero_f16", {0}, 0, "T-FDPA: exponent given to zero terms, f16 key", true, -200, 0},
+    [PARAM_E_ZERO_F32] = {"e_zero_f32", {0}, 0, "T-FDPA: exponent given to zero terms, f32 key", true, -200, 0},
+    [PARAM_E_ZERO_KEY] = {"e_zero_key", {"output", "c-type"}, 2,
+                          "T-FDPA: e_zero chosen by the output (D) type, or by the C type (MMA-Sim's code)"},
+    [PARAM_L_MAX] = {"L_max", {0}, 0, "T-FDPA: products per fused step (larger K is chunked)", true, 1, 64},
+    [PARAM_RHO] = {"rho", {"rz-fp32", "rne-fp16", "rz-e8m13"}, 3,
+                   "T-FDPA output rounding: truncate to f32, nearest-even to f16, truncate to 14 bits (f32)"},
 };
 
 const char *isa_lowering_name(isa_lowering l) { return l == LOWERING_DIRECT ? "direct" : "exact"; }
@@ -120,6 +128,8 @@ void isa_instance_default(isa_instance *in, const isa_op *op)
 {
     memset(in, 0, sizeof *in);
     in->op = op;
+    if (op->param_defaults)
+        memcpy(in->param, op->param_defaults, sizeof in->param);
     /* op_sel_hi defaults to all ones on VOP3P (assemblers do the same), so a
      * MIX op reads halves and a packed op reads the high halves for its high lane. */
     in->ctrl[CTRL_OP_SEL_HI] = op->ctrl_limit[CTRL_OP_SEL_HI];
@@ -177,12 +187,29 @@ static int control_value(int id, const char *s, uint32_t *out)
 
 static int param_value(int id, const char *s, uint32_t *out)
 {
+    if (isa_params[id].integer) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (!*s || *end || v < isa_params[id].lo || v > isa_params[id].hi)
+            return 0;
+        *out = (uint32_t)(int32_t)v;
+        return 1;
+    }
     for (unsigned i = 0; i < isa_params[id].count; i++)
         if (strcmp(isa_params[id].values[i], s) == 0) {
             *out = i;
             return 1;
         }
     return 0;
+}
+
+const char *isa_param_value_text(isa_param_id p, int32_t v, char *buf, unsigned n)
+{
+    if (isa_params[p].integer)
+        snprintf(buf, n, "%d", v);
+    else
+        snprintf(buf, n, "%s", v >= 0 && (unsigned)v < isa_params[p].count ? isa_params[p].values[v] : "?");
+    return buf;
 }
 
 const char *isa_parse_controls(isa_instance *in, const char *text)
@@ -218,17 +245,17 @@ const char *isa_parse_params(isa_instance *in, const char *text)
         return NULL;
     uint32_t v[PARAM_COUNT];
     for (int i = 0; i < PARAM_COUNT; i++)
-        v[i] = in->param[i];
+        v[i] = (uint32_t)in->param[i];
     const char *err = parse_pairs(text, "model parameter", PARAM_COUNT, param_name, param_value, v);
     if (err)
         return err;
     for (int i = 0; i < PARAM_COUNT; i++) {
-        if (v[i] != in->param[i] && !(in->op->params & (1u << i))) {
+        if ((int32_t)v[i] != in->param[i] && !(in->op->params & (1u << i))) {
             snprintf(parse_error, sizeof parse_error, "%s has no model parameter '%s'", in->op->name,
                      isa_params[i].name);
             return parse_error;
         }
-        in->param[i] = (uint8_t)v[i];
+        in->param[i] = (int32_t)v[i];
     }
     return isa_instance_check(in);  /* a parameter can make controls illegal (xmad_cc=refuse) */
 }
@@ -264,10 +291,11 @@ char *isa_params_text(const isa_instance *in, char *buf, unsigned n)
 {
     unsigned used = 0;
     buf[0] = 0;
+    char value[32];
     for (int i = 0; i < PARAM_COUNT; i++)
         if (in->op->params & (1u << i))
             used += (unsigned)snprintf(buf + used, used < n ? n - used : 0, "%s%s=%s", used ? "," : "",
-                                       isa_params[i].name, isa_params[i].values[in->param[i]]);
+                                       isa_params[i].name, isa_param_value_text((isa_param_id)i, in->param[i], value, sizeof value));
     if (!used)
         snprintf(buf, n, "none");
     return buf;
