@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: %s\n", err);
         return 3;
     }
-    vkr_batch *batch = vkr_batch_create(dev, batch_size, ISA_MAX_IN, ISA_MAX_OUT, err, sizeof err);
+    vkr_batch *batch = vkr_batch_create(dev, (size_t)batch_size * 8, (size_t)batch_size * 2, err, sizeof err);
     gen_class all[GEN_CLASS_COUNT];
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;

@@ -96,7 +96,7 @@ python3 - <<'PY'
 import struct
 name = b"rdna2.v_fma_f32"
 ctrl = [0] * 9
-body = b"TFZC" + bytes([1, 1, 9, 4, 3, len(name)]) + name + struct.pack("<9I", *ctrl) + struct.pack("<4i", 0, 0, 0, 0)
+body = b"TFZC" + bytes([1, 1, 9, 4]) + struct.pack("<H", 3) + bytes([len(name)]) + name + struct.pack("<9I", *ctrl) + struct.pack("<4i", 0, 0, 0, 0)
 body += struct.pack("<3I", 0x3f800800, 0x3f800800, 0xbf801000)
 open("crash-record", "wb").write(body)
 open("crash-short", "wb").write(body[:-2])

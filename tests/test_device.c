@@ -67,7 +67,7 @@ int main(void)
     }
     printf("device: %s (%s)\n", vkd_device_info(dev)->name, vkd_device_info(dev)->driver_info);
     const unsigned n = 8192;
-    batch = vkr_batch_create(dev, n, ISA_MAX_IN, ISA_MAX_OUT, err, sizeof err);
+    batch = vkr_batch_create(dev, (size_t)n * ISA_MAX_IN, (size_t)n * ISA_MAX_OUT, err, sizeof err);
     CHECK(batch != NULL, "batch: %s", err);
 
     hand_case("v_fma_f32", 0, 0, 0x3f800800, 0x3f800800, 0xbf801000, 0, 0x33800000);

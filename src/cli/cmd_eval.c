@@ -27,8 +27,8 @@ static int run_batch(const isa_instance *in, const char *path)
     int rc = 0;
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
-        if (len > 4096) {
-            fprintf(stderr, "tiefuzz eval: %s:%lu: line longer than 4096 characters\n", path, lineno);
+        if (len > 8192) {
+            fprintf(stderr, "tiefuzz eval: %s:%lu: line longer than 8192 characters\n", path, lineno);
             rc = 2;
             break;
         }

@@ -344,8 +344,11 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
             if (end > total)
                 end = total;
             uint64_t count = end - next;
-            if (count > o->batch)
-                count = o->batch;
+            unsigned room = vkr_batch_capacity(sl->batch, tmpl->op->n_in, tmpl->op->n_out);
+            if (room > o->batch)
+                room = o->batch;
+            if (count > room)
+                count = room;
             eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, s->classes, s->n_classes, &sl->in);
             const char *declared = "";
             vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
@@ -579,21 +582,19 @@ int eng_run(const eng_options *o)
     eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
     s.findings = eng_findings_create(&fo, s.exec, &target);
     op_report *reports = calloc((size_t)n, sizeof *reports);
-    unsigned max_in = 0, max_out = 0;
-    for (int i = 0; i < n; i++) {
-        max_in = ops[i]->n_in > max_in ? ops[i]->n_in : max_in;
-        max_out = ops[i]->n_out > max_out ? ops[i]->n_out : max_out;
-    }
+    /* Batches are sized in words: o->batch tuples of up to 8 words; ops with
+     * larger tuples (tiles) get proportionally fewer a batch. */
+    size_t words_in = (size_t)o->batch * 8, words_out = (size_t)o->batch * 2;
     slot slots[2] = {{0}};
     for (int i = 0; i < 2; i++) {
-        slots[i].batch = vkr_batch_create(dev, o->batch, max_in, max_out, err, sizeof err);
+        slots[i].batch = vkr_batch_create(dev, words_in, words_out, err, sizeof err);
         if (!slots[i].batch) {
             fprintf(stderr, "tiefuzz run: %s\n", err);
             vkd_close(dev);
             return EXIT_NO_DEVICE;
         }
-        slots[i].words = malloc((size_t)o->batch * max_in * 4);
-        slots[i].host = malloc((size_t)o->batch * max_out * 4);
+        slots[i].words = malloc(words_in * 4);
+        slots[i].host = malloc(words_out * 4);
     }
     uint8_t *bad_flags = malloc(o->batch);
     struct sigaction sa = {.sa_handler = on_sigint}, old;

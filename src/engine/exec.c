@@ -37,7 +37,9 @@ eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_pa
         }
         x->user = true;
     }
-    x->batch = vkr_batch_create(dev, capacity, ISA_MAX_IN, ISA_MAX_OUT, err, errn);
+    /* Sized in words: capacity tuples of 8 words in, 2 out (the scalar ops),
+     * so that a tile op fits proportionally fewer. */
+    x->batch = vkr_batch_create(dev, (size_t)capacity * 8, (size_t)capacity * 2, err, errn);
     if (!x->batch) {
         eng_exec_destroy(x);
         return NULL;
@@ -70,7 +72,10 @@ void eng_exec_destroy(eng_exec *x)
 }
 
 vkd_device *eng_exec_device(eng_exec *x) { return x->dev; }
-unsigned eng_exec_capacity(const eng_exec *x) { return vkr_batch_capacity(x->batch); }
+unsigned eng_exec_capacity(const eng_exec *x, const isa_op *op)
+{
+    return vkr_batch_capacity(x->batch, op->n_in, op->n_out);
+}
 const char *eng_exec_lowering_name(const eng_exec *x) { return x->user ? "user-shader" : isa_lowering_name(x->lowering); }
 
 static bool same_shape(const isa_instance *a, const isa_instance *b)
@@ -144,8 +149,9 @@ int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, uns
                  size_t errn, bool *err_is_device)
 {
     *err_is_device = false;
-    if (n > vkr_batch_capacity(x->batch)) {
-        snprintf(err, errn, "%u tuples exceed the executor's capacity of %u", n, vkr_batch_capacity(x->batch));
+    unsigned cap = vkr_batch_capacity(x->batch, in->op->n_in, in->op->n_out);
+    if (n > cap) {
+        snprintf(err, errn, "%u tuples exceed the executor's capacity of %u for %s", n, cap, in->op->name);
         return -1;
     }
     vkr_pipeline *p = eng_exec_pipeline(x, in, NULL, err, errn);

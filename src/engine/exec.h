@@ -11,6 +11,7 @@
 typedef struct eng_exec eng_exec;
 
 /* shader_path: the user's module replacing the built-in lowering, or NULL. */
+/* capacity: tuples of the largest ops tiefuzz has; smaller tuples fit more. */
 eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_path, unsigned capacity, char *err,
                           size_t errn);
 void eng_exec_destroy(eng_exec *x);
@@ -22,7 +23,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
 int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
                  size_t errn, bool *err_is_device);
 vkd_device *eng_exec_device(eng_exec *x);
-unsigned eng_exec_capacity(const eng_exec *x);
+unsigned eng_exec_capacity(const eng_exec *x, const isa_op *op);
 const char *eng_exec_lowering_name(const eng_exec *x);
 /* Drop every cached module and pipeline (between ops). */
 void eng_exec_flush(eng_exec *x);

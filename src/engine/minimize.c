@@ -300,7 +300,7 @@ int eng_minimize(eng_exec *x, const eng_target *t, uint64_t signature, const eng
      * catalogue of simple operands, then greedy again on what it found. */
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
     if (pass == 1) {
-        unsigned cap = eng_exec_capacity(x);
+        unsigned cap = eng_exec_capacity(x, out->in.op);
         uint32_t *cw = malloc((size_t)cap * ISA_MAX_IN * 4), *cd = malloc((size_t)cap * ISA_MAX_OUT * 4);
         rc = catalogue(x, t, signature, out, cw, cd, cap, err, errn, device_error);
         free(cw);
@@ -319,7 +319,8 @@ int eng_minimize(eng_exec *x, const eng_target *t, uint64_t signature, const eng
                 continue;
             const isa_op *op = list[i].in.op;
             unsigned group[MAX_CANDIDATES], g = 0;
-            for (unsigned j = i; j < n; j++)
+            unsigned room = eng_exec_capacity(x, op);
+            for (unsigned j = i; j < n && g < room; j++)
                 if (!done[j] && same_instance(&list[j].in, &list[i].in)) {
                     group[g] = j;
                     memcpy(words + (size_t)g * op->n_in, list[j].words, op->n_in * 4);

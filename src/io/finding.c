@@ -286,7 +286,7 @@ bool io_is_case_binary(const uint8_t *buf, size_t len) { return len >= 4 && memc
 size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n)
 {
     size_t name = strlen(c->op);
-    size_t need = 4 + 6 + name + 4u * c->n_ctrl + 4u * c->n_param + 4u * c->n_words;
+    size_t need = 4 + 7 + name + 4u * c->n_ctrl + 4u * c->n_param + 4u * c->n_words;
     if (need > n || name > 63 || c->n_ctrl > 32 || c->n_param > 16 || c->n_words > IO_MAX_WORDS)
         return 0;
     uint8_t *p = buf;
@@ -296,7 +296,8 @@ size_t io_case_encode(const io_case *c, uint8_t *buf, size_t n)
     *p++ = c->lowering;
     *p++ = c->n_ctrl;
     *p++ = c->n_param;
-    *p++ = c->n_words;
+    *p++ = (uint8_t)c->n_words;
+    *p++ = (uint8_t)(c->n_words >> 8);
     *p++ = (uint8_t)name;
     memcpy(p, c->op, name);
     p += name;
@@ -316,22 +317,22 @@ int io_case_decode(const uint8_t *buf, size_t len, const char *name, io_case *ou
 {
     parse_ctx c = {name, err, errn, 1};
     memset(out, 0, sizeof *out);
-    if (len < 10 || !io_is_case_binary(buf, len))
-        return fail(&c, "expected a binary case starting with 'TFZC' and a 6-byte header (%zu bytes)", len);
+    if (len < 11 || !io_is_case_binary(buf, len))
+        return fail(&c, "expected a binary case starting with 'TFZC' and a 7-byte header (%zu bytes)", len);
     if (buf[4] != 1)
         return fail(&c, "binary case version %u is not supported (expected 1)", buf[4]);
     out->lowering = buf[5];
     out->n_ctrl = buf[6];
     out->n_param = buf[7];
-    out->n_words = buf[8];
-    size_t nlen = buf[9];
+    out->n_words = (uint16_t)(buf[8] | buf[9] << 8);
+    size_t nlen = buf[10];
     if (out->n_ctrl > 32 || out->n_param > 16 || out->n_words > IO_MAX_WORDS || nlen > 63 || nlen == 0)
         return fail(&c, "binary case header out of range (controls %u, params %u, words %u, name %zu)", out->n_ctrl,
                     out->n_param, out->n_words, nlen);
-    size_t need = 10 + nlen + 4u * out->n_ctrl + 4u * out->n_param + 4u * out->n_words;
+    size_t need = 11 + nlen + 4u * out->n_ctrl + 4u * out->n_param + 4u * out->n_words;
     if (len != need)
         return fail(&c, "binary case is %zu bytes, its header says %zu (%s)", len, need, len < need ? "truncated" : "trailing bytes");
-    const uint8_t *p = buf + 10;
+    const uint8_t *p = buf + 11;
     for (size_t i = 0; i < nlen; i++)
         if (p[i] < 0x21 || p[i] > 0x7e)
             return fail(&c, "binary case: op name has a byte 0x%02x that is not printable", p[i]);

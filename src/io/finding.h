@@ -15,7 +15,7 @@
 
 #define IO_FINDING_VERSION 1
 #define IO_FINDING_MAX_BYTES (1u << 20)
-#define IO_MAX_WORDS 8
+#define IO_MAX_WORDS 384
 
 typedef struct {
     char op[64], controls[256], params[256], lowering[16];
@@ -39,14 +39,15 @@ char *io_finding_format(const io_finding *f);
 int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *out, char *err, size_t errn);
 
 /* The binary case encoding shared with the libFuzzer targets' crash files:
- *   "TFZC" | u8 version (1) | u8 lowering | u8 n_ctrl | u8 n_param | u8 n_words |
+ *   "TFZC" | u8 version (1) | u8 lowering | u8 n_ctrl | u8 n_param | u16 LE n_words |
  *   u8 op-name length | op name | n_ctrl x u32 LE | n_param x i32 LE | n_words x u32 LE
  * Nothing may follow. */
 #define IO_CASE_MAGIC "TFZC"
 typedef struct {
     char op[64];
     uint8_t lowering;
-    uint8_t n_ctrl, n_param, n_words;
+    uint8_t n_ctrl, n_param;
+    uint16_t n_words;
     uint32_t ctrl[32];
     int32_t param[16];
     uint32_t words[IO_MAX_WORDS];

@@ -49,7 +49,7 @@ int io_regression_parse(const char *buf, size_t len, const char *name, io_regres
         size_t n = strcspn(buf + pos, "\n");
         if (pos + n > len)
             n = len - pos;
-        char text[2048];
+        char text[8192];
         if (n >= sizeof text) {
             io_regression_free(r);
             return fail(err, errn, name, line, "line longer than %zu characters", sizeof text - 1);

@@ -137,8 +137,9 @@ typedef struct {
     uint32_t (*classify)(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 } isa_family_impl;
 
-#define ISA_MAX_IN 6
-#define ISA_MAX_OUT 2
+/* Tiles of matrix ops are tuples of hundreds of words. */
+#define ISA_MAX_IN 384
+#define ISA_MAX_OUT 128
 
 struct isa_op {
     const char *name;

@@ -74,7 +74,7 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
     sb_stmt(b, "OpBranchConditional $ $ $", inside, body_label, end_label);
     sb_label(b, body_label);
 
-    unsigned in_ids[16], out_ids[16];
+    unsigned *in_ids = calloc(n_in, sizeof *in_ids), *out_ids = calloc(n_out ? n_out : 1, sizeof *out_ids);
     unsigned base_in = sb_op(b, T_U32, "OpIMul $ $", i, sb_u32(b, n_in));
     for (unsigned j = 0; j < n_in; j++) {
         unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_in, sb_u32(b, j));
@@ -84,7 +84,9 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
     }
     unsigned needs = 0;
     const char *why = body(ctx, b, in_ids, out_ids, &needs);
+    free(in_ids);
     if (why) {
+        free(out_ids);
         sb_destroy(b);
         return why;
     }
@@ -95,6 +97,7 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
         sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, p_sb_u32, ID_OUT, zero, idx);
         sb_stmt(b, "OpStore $ $", p, out_ids[j]);
     }
+    free(out_ids);
     sb_stmt(b, "OpBranch $", end_label);
     sb_label(b, end_label);
     sb_stmt(b, "OpReturn");

@@ -5,7 +5,7 @@
 #include "runner.h"
 
 struct vkr_batch {
-    unsigned max_tuples, in_words, out_words;
+    size_t in_words, out_words;
     VkBuffer buf[2];
     VkDeviceMemory mem[2];
     void *map[2];
@@ -57,15 +57,13 @@ static int make_buffer(vkd_device *d, VkDeviceSize size, VkBuffer *buf, VkDevice
     return vkMapMemory(dev, *mem, 0, VK_WHOLE_SIZE, 0, map) == VK_SUCCESS ? 0 : -1;
 }
 
-vkr_batch *vkr_batch_create(vkd_device *d, unsigned max_tuples, unsigned in_words, unsigned out_words, char *err,
-                            size_t errn)
+vkr_batch *vkr_batch_create(vkd_device *d, size_t in_words, size_t out_words, char *err, size_t errn)
 {
     VkDevice dev = vkd_handle(d);
     vkr_batch *b = calloc(1, sizeof *b);
-    b->max_tuples = max_tuples;
     b->in_words = in_words;
     b->out_words = out_words;
-    VkDeviceSize sizes[2] = {(VkDeviceSize)max_tuples * in_words * 4, (VkDeviceSize)max_tuples * out_words * 4};
+    VkDeviceSize sizes[2] = {(VkDeviceSize)in_words * 4, (VkDeviceSize)out_words * 4};
     for (int i = 0; i < 2; i++)
         if (make_buffer(d, sizes[i], &b->buf[i], &b->mem[i], &b->map[i])) {
             snprintf(err, errn, "cannot allocate a host-visible buffer of %llu bytes on '%s'",
@@ -140,7 +138,12 @@ void vkr_batch_destroy(vkd_device *d, vkr_batch *b)
 
 uint32_t *vkr_batch_input(vkr_batch *b) { return b->map[0]; }
 const uint32_t *vkr_batch_output(const vkr_batch *b) { return b->map[1]; }
-unsigned vkr_batch_capacity(const vkr_batch *b) { return b->max_tuples; }
+unsigned vkr_batch_capacity(const vkr_batch *b, unsigned n_in, unsigned n_out)
+{
+    size_t a = b->in_words / (n_in ? n_in : 1), c = b->out_words / (n_out ? n_out : 1);
+    size_t n = a < c ? a : c;
+    return n > (1u << 22) ? 1u << 22 : (unsigned)n;
+}
 
 vkr_pipeline *vkr_pipeline_create(vkd_device *d, vkr_batch *b, const uint32_t *words, size_t count,
                                   const uint32_t *spec, unsigned n_spec, unsigned local_size, char *err, size_t errn)

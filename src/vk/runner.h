@@ -7,13 +7,13 @@
 typedef struct vkr_batch vkr_batch;
 typedef struct vkr_pipeline vkr_pipeline;
 
-/* Buffers for up to max_tuples tuples of in_words / out_words words. */
-vkr_batch *vkr_batch_create(vkd_device *d, unsigned max_tuples, unsigned in_words, unsigned out_words, char *err,
-                            size_t errn);
+/* Buffers of in_words input and out_words output words in all. */
+vkr_batch *vkr_batch_create(vkd_device *d, size_t in_words, size_t out_words, char *err, size_t errn);
 void vkr_batch_destroy(vkd_device *d, vkr_batch *b);
 uint32_t *vkr_batch_input(vkr_batch *b);
 const uint32_t *vkr_batch_output(const vkr_batch *b);
-unsigned vkr_batch_capacity(const vkr_batch *b);
+/* How many tuples of n_in / n_out words fit. */
+unsigned vkr_batch_capacity(const vkr_batch *b, unsigned n_in, unsigned n_out);
 
 /* A compute pipeline for the module; spec[i] is SpecId i (n_spec of them). */
 vkr_pipeline *vkr_pipeline_create(vkd_device *d, vkr_batch *b, const uint32_t *words, size_t count,
