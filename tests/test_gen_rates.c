@@ -17,6 +17,10 @@ int main(void)
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
         unsigned nm = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        if (op->classes == 1u << GEN_RANDOM) {
+            printf("%-24s only uniform random tiles so far (the tile classes are not written yet)\n", op->name);
+            continue;
+        }
         isa_instance tmpl, in;
         isa_instance_default(&tmpl, op);
         unsigned verified[GEN_CLASS_COUNT] = {0}, ties[GEN_CLASS_COUNT] = {0}, carries[GEN_CLASS_COUNT] = {0};

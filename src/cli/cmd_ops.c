@@ -7,6 +7,22 @@
 
 static const char *word_direction(bool out) { return out ? "output" : "input"; }
 
+/* Words, with runs of one letter and format (a tile's a0..a15) shown as one. */
+static void print_words(const char *dir, const isa_word *w, unsigned n)
+{
+    for (unsigned i = 0; i < n;) {
+        unsigned j = i + 1;
+        while (j < n && w[j].format == w[i].format && w[j].name[0] == w[i].name[0] && strlen(w[i].name) > 1 &&
+               w[i].name[1] >= '0' && w[i].name[1] <= '9')
+            j++;
+        if (j - i > 1)
+            printf(" %s:%s..%s:%s", dir, w[i].name, w[j - 1].name, isa_word_format_name(w[i].format));
+        else
+            printf(" %s:%s:%s", dir, w[i].name, isa_word_format_name(w[i].format));
+        i = j;
+    }
+}
+
 static void print_json(void)
 {
     io_json j;
@@ -58,10 +74,17 @@ static void print_json(void)
                 continue;
             json_object(&j, NULL);
             json_string(&j, "name", isa_params[p].name);
-            json_string(&j, "default", isa_params[p].values[0]);
+            char value[32];
+            int32_t def = op->param_defaults ? op->param_defaults[p] : 0;
+            json_string(&j, "default", isa_param_value_text((isa_param_id)p, def, value, sizeof value));
             json_array(&j, "alternatives");
-            for (unsigned v = 1; v < isa_params[p].count; v++)
-                json_string(&j, NULL, isa_params[p].values[v]);
+            if (isa_params[p].integer) {
+                snprintf(value, sizeof value, "%d..%d", isa_params[p].lo, isa_params[p].hi);
+                json_string(&j, NULL, value);
+            }
+            for (unsigned v = 0; v < isa_params[p].count; v++)
+                if ((int32_t)v != def)
+                    json_string(&j, NULL, isa_params[p].values[v]);
             json_end_array(&j);
             json_string(&j, "meaning", isa_params[p].meaning);
             json_end_object(&j);
@@ -105,10 +128,8 @@ int cmd_ops(int argc, char **argv)
         const isa_op *op = isa_op_at(i);
         printf("%s  [%s]%s\n    %s\n    scope: %s\n    tuple:", op->name, op->family,
                op->translated ? "" : "  NOT TRANSLATED", op->summary, op->scope);
-        for (unsigned w = 0; w < op->n_in; w++)
-            printf(" in:%s:%s", op->in[w].name, isa_word_format_name(op->in[w].format));
-        for (unsigned w = 0; w < op->n_out; w++)
-            printf(" out:%s:%s", op->out[w].name, isa_word_format_name(op->out[w].format));
+        print_words("in", op->in, op->n_in);
+        print_words("out", op->out, op->n_out);
         printf("\n    controls:");
         bool any = false;
         for (int c = 0; c < CTRL_COUNT; c++)
@@ -120,9 +141,14 @@ int cmd_ops(int argc, char **argv)
         any = false;
         for (int p = 0; p < PARAM_COUNT; p++)
             if (op->params & (1u << p)) {
-                printf(" %s=%s", isa_params[p].name, isa_params[p].values[0]);
-                for (unsigned v = 1; v < isa_params[p].count; v++)
-                    printf("|%s", isa_params[p].values[v]);
+                char value[32];
+                int32_t def = op->param_defaults ? op->param_defaults[p] : 0;
+                printf(" %s=%s", isa_params[p].name, isa_param_value_text((isa_param_id)p, def, value, sizeof value));
+                if (isa_params[p].integer)
+                    printf("(%d..%d)", isa_params[p].lo, isa_params[p].hi);
+                for (unsigned v = 0; v < isa_params[p].count; v++)
+                    if ((int32_t)v != def)
+                        printf("|%s", isa_params[p].values[v]);
                 any = true;
             }
         printf("%s\n    lowerings: %s\n", any ? "" : " none", op->translated ? "direct exact" : "none");

@@ -147,7 +147,7 @@ struct isa_op {
     const char *scope;      /* where the opcode exists */
     const char *summary;
     bool translated;
-    uint8_t n_in, n_out;
+    uint16_t n_in, n_out;
     isa_word in[ISA_MAX_IN];
     isa_word out[ISA_MAX_OUT];
     uint32_t ctrl_limit[CTRL_COUNT];  /* 0: not taken; else the legal bits */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "isa.h"
 #include "maxwell.h"
+#include "mma.h"
 #include "rdna2.h"
 
 const isa_control_desc isa_controls[CTRL_COUNT] = {
@@ -79,13 +80,15 @@ const char *isa_word_format_name(isa_word_format f)
 }
 
 /* Every family's table, in order. */
-unsigned isa_op_count(void) { return rdna2_op_count + maxwell_op_count; }
+unsigned isa_op_count(void) { return rdna2_op_count + maxwell_op_count + mma_op_count(); }
 const isa_op *isa_op_at(unsigned i)
 {
     if (i < rdna2_op_count)
         return &rdna2_ops[i];
     i -= rdna2_op_count;
-    return i < maxwell_op_count ? &maxwell_ops[i] : NULL;
+    if (i < maxwell_op_count)
+        return &maxwell_ops[i];
+    return mma_op_at(i - maxwell_op_count);
 }
 
 const isa_op *isa_op_find(const char *name)

@@ -1,0 +1,40 @@
+/* The tensor-core family: NVIDIA MMAs as the truncated fused dot-product-add
+ * (T-FDPA) model.  Semantics: ../shared/spec/mma-tfdpa.md.
+ *
+ * A tuple is a whole tile: A (M x K, row-major), B (K x N, column-major: each
+ * column's K elements together), C (M x N, row-major), then D as output.
+ * Elements are packed into words from bit 0: two 16-bit elements, four fp8
+ * elements or one tf32 (an f32 word whose low 13 bits are ignored). */
+#ifndef TIEFUZZ_MMA_H
+#define TIEFUZZ_MMA_H
+
+#include "isa.h"
+
+typedef enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_E4M3, MMA_E5M2, MMA_F32 } mma_type;
+
+typedef struct {
+    const char *name;
+    mma_type ab, c, d;
+    unsigned m, n, k;
+    int F, e_zero_f16, e_zero_f32, l_max, rho;  /* the architecture's defaults */
+    const char *scope;
+} mma_row;
+
+enum { RHO_RZ_FP32, RHO_RNE_FP16, RHO_RZ_E8M13 };
+
+extern const isa_family_impl mma_impl;
+unsigned mma_op_count(void);
+const isa_op *mma_op_at(unsigned i);
+const mma_row *mma_row_of(const isa_op *op);
+
+/* Elements per word and words of each part of the tuple. */
+unsigned mma_per_word(mma_type t);
+unsigned mma_words(mma_type t, unsigned elements);
+uint32_t mma_element(const uint32_t *words, mma_type t, unsigned index);
+
+void mma_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
+/* One T-FDPA step, exposed for the tests: l products a[i]*b[i] plus c. */
+uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
+                   mma_type c_type, uint32_t c, mma_type d_type);
+
+#endif

@@ -1,0 +1,180 @@
+/* The T-FDPA host model in exact integer arithmetic (mma-tfdpa.md):
+ * products exact and not renormalised, every term (C included, zero terms
+ * at e_zero) truncated toward zero on the grid 2^(E_max - F), the integer
+ * sum rounded once to the output, chunks of L_max products in k order. */
+#include <stdlib.h>
+#include <string.h>
+#include "mma.h"
+
+/* An element as (sign, integer significand, exponent of the significand's
+ * unit): value = (-1)^sign * sig * 2^unit; exp is the element's exponent
+ * (the minimum for a subnormal, never renormalised). */
+typedef struct {
+    bool sign, zero, inf, nan;
+    uint64_t sig;
+    int unit, exp;
+} element;
+
+static element decode_ieee(unsigned exp_bits, unsigned frac_bits, int bias, uint32_t bits, bool e4m3)
+{
+    element e = {0};
+    uint32_t emask = (1u << exp_bits) - 1, fmask = (1u << frac_bits) - 1;
+    uint32_t ex = (bits >> frac_bits) & emask, fr = bits & fmask;
+    e.sign = (bits >> (exp_bits + frac_bits)) & 1;
+    if (e4m3 ? (ex == emask && fr == fmask) : ex == emask) {
+        /* e4m3 has no infinity: only S.1111.111 is NaN */
+        e.nan = e4m3 || fr != 0;
+        e.inf = !e.nan;
+        return e;
+    }
+    int emin = 1 - bias;
+    e.exp = ex ? (int)ex - bias : emin;
+    e.sig = ex ? (fr | (1u << frac_bits)) : fr;
+    e.unit = e.exp - (int)frac_bits;
+    e.zero = e.sig == 0;
+    return e;
+}
+
+static element decode(mma_type t, uint32_t bits)
+{
+    switch (t) {
+    case MMA_F16: return decode_ieee(5, 10, 15, bits, false);
+    case MMA_BF16: return decode_ieee(8, 7, 127, bits, false);
+    case MMA_TF32: return decode_ieee(8, 23, 127, bits & ~0x1fffu, false);  /* low 13 bits ignored */
+    case MMA_E4M3: return decode_ieee(4, 3, 7, bits, true);
+    case MMA_E5M2: return decode_ieee(5, 2, 15, bits, false);
+    default: return decode_ieee(8, 23, 127, bits, false);
+    }
+}
+
+static uint32_t canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
+
+static uint32_t infinity(mma_type d, bool sign)
+{
+    return d == MMA_F16 ? (sign ? 0xfc00u : 0x7c00u) : (sign ? 0xff800000u : 0x7f800000u);
+}
+
+/* The 14-bit significand format of RZ-E8M13, to truncate to before encoding as f32. */
+static const fp_format e8m13 = {"e8m13", 22, 8, 14, -126, 127, 127};
+
+static uint32_t round_out(const isa_instance *in, bool sign, uint64_t mag, int unit)
+{
+    if (mag == 0)
+        return 0;  /* an exactly zero sum is +0 */
+    fp_value v = fp_from_int(sign, mag, unit);
+    fp_round_info info;
+    switch (in->param[PARAM_RHO]) {
+    case RHO_RNE_FP16:
+        return (uint32_t)fp_round(&fp_f16, v, FP_RNE, &info) & 0xffff;  /* past the top: infinity */
+    case RHO_RZ_E8M13: {
+        fp_round(&e8m13, v, FP_RTZ, &info);
+        if (info.overflow)
+            return infinity(MMA_F32, sign);
+        fp_value t = fp_decode(&e8m13, fp_round(&e8m13, v, FP_RTZ, NULL));
+        return (uint32_t)fp_round(&fp_f32, t, FP_RTZ, NULL);
+    }
+    default: {
+        uint32_t r = (uint32_t)fp_round(&fp_f32, v, FP_RTZ, &info);
+        return info.overflow ? infinity(MMA_F32, sign) : r;  /* RZ, yet 2^128 and above is infinity */
+    }
+    }
+}
+
+static int e_zero(const isa_instance *in, mma_type d)
+{
+    mma_type key = in->param[PARAM_E_ZERO_KEY] ? mma_row_of(in->op)->c : d;
+    return key == MMA_F16 ? in->param[PARAM_E_ZERO_F16] : in->param[PARAM_E_ZERO_F32];
+}
+
+uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
+                   mma_type c_type, uint32_t c, mma_type d_type)
+{
+    element terms[65];
+    int exps[65];
+    unsigned n = 0;
+    bool nan = false, pos_inf = false, neg_inf = false;
+    int ez = e_zero(in, d_type);
+    for (unsigned i = 0; i < l; i++) {
+        element x = decode(ab, a[i]), y = decode(ab, b[i]);
+        element p = {0};
+        p.sign = x.sign != y.sign;
+        if (x.nan || y.nan || ((x.inf || y.inf) && (x.zero || y.zero)))
+            nan = true;
+        else if (x.inf || y.inf)
+            *(p.sign ? &neg_inf : &pos_inf) = true;
+        p.sig = x.sig * y.sig;          /* exact; significand in (0, 4) of 2^(e_a + e_b), not renormalised */
+        p.unit = x.unit + y.unit;
+        p.zero = p.sig == 0;
+        exps[n] = p.zero ? ez : x.exp + y.exp;
+        terms[n++] = p;
+    }
+    element cv = decode(c_type, c);
+    if (cv.nan)
+        nan = true;
+    else if (cv.inf)
+        *(cv.sign ? &neg_inf : &pos_inf) = true;
+    exps[n] = cv.zero ? ez : cv.exp;
+    terms[n++] = cv;
+    if (nan || (pos_inf && neg_inf))
+        return canonical_nan(d_type);
+    if (pos_inf || neg_inf)
+        return infinity(d_type, neg_inf);
+    int e_max = exps[0];
+    for (unsigned i = 1; i < n; i++)
+        if (exps[i] > e_max)
+            e_max = exps[i];
+    int grid = e_max - in->param[PARAM_F];
+    /* Each term truncated toward zero on the grid; the sum is exact. */
+    __int128 sum = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (terms[i].zero)
+            continue;
+        int shift = terms[i].unit - grid;
+        uint64_t m;
+        if (shift >= 0)
+            m = shift >= 64 ? 0 : terms[i].sig << shift;  /* terms are below 2^(F+2) units: no overflow */
+        else
+            m = -shift >= 64 ? 0 : terms[i].sig >> -shift;
+        sum += terms[i].sign ? -(__int128)m : (__int128)m;
+    }
+    bool sign = sum < 0;
+    uint64_t mag = (uint64_t)(sign ? -sum : sum);
+    return round_out(in, sign, mag, grid);
+}
+
+void mma_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
+{
+    if (t) {
+        t->n_steps = 0;
+        t->lane[0].used = t->lane[1].used = false;
+        t->note = NULL;
+    }
+    const mma_row *row = mma_row_of(in->op);
+    unsigned m = row->m, n = row->n, k = row->k;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, m * k), *C = B + mma_words(row->ab, k * n);
+    unsigned wd = mma_words(row->d, m * n);
+    memset(out, 0, wd * 4);
+    unsigned lmax = (unsigned)in->param[PARAM_L_MAX];
+    if (!lmax || lmax > 64)
+        lmax = 64;
+    for (unsigned i = 0; i < m; i++)
+        for (unsigned j = 0; j < n; j++) {
+            uint32_t acc = mma_element(C, row->c, i * n + j);
+            mma_type acc_type = row->c;
+            for (unsigned k0 = 0; k0 < k; k0 += lmax) {
+                uint32_t a[64], b[64];
+                unsigned l = k - k0 < lmax ? k - k0 : lmax;
+                for (unsigned q = 0; q < l; q++) {
+                    a[q] = mma_element(A, row->ab, i * k + k0 + q);
+                    b[q] = mma_element(B, row->ab, j * k + k0 + q);
+                }
+                acc = mma_tfdpa(in, row->ab, a, b, l, acc_type, acc, row->d);
+                acc_type = row->d;  /* the next chunk's C is this result, in the output format */
+            }
+            unsigned idx = i * n + j, per = mma_per_word(row->d);
+            if (per == 1)
+                out[idx] = acc;
+            else
+                out[idx / per] |= acc << (16 * (idx % per));
+        }
+}
