@@ -88,6 +88,26 @@ expect_in /tmp/tiefuzz-cli.out "readings that agree: .*cross" "the explanation n
 expect_status 0 "csfu explain" "$T" eval maxwell.xmad --explain --ctrl cop=4,sasign=1 8000 2 0 0
 expect_in /tmp/tiefuzz-cli.out "model-dependent: the CSFU fix-up" "CSFU marked model-dependent"
 
+# fit recovers planted T-FDPA parameters from the seed's probe tiles alone.
+OP=mma.volta.m8n8k4.f16.f16.f16.f16
+"$T" fit $OP --emit-probes --probes-only >"$tmp/probes" && ok || bad "fit --emit-probes"
+for planted in "-19 23" "-20 24"; do
+    set -- $planted
+    "$T" eval $OP --param e_zero_f16=$1,F=$2 --batch "$tmp/probes" >"$tmp/outs" && ok || bad "eval tiles"
+    paste -d'>' "$tmp/probes" "$tmp/outs" | sed 's/>/ -> /' >"$tmp/results"
+    expect_status 0 "fit e_zero $1 F $2" "$T" fit $OP --param e_zero_f16=-45..-14,F=20..26 --results "$tmp/results"
+    expect_in /tmp/tiefuzz-cli.out "^consistent: e_zero_f16=$1 F=$2$" "fit finds the planted pair"
+    expect_in /tmp/tiefuzz-cli.out "^1 of 224 combinations reproduce" "and only it"
+done
+# With random tiles too, and a grid that misses: exit 1.
+"$T" fit $OP --emit-probes --random 8 >"$tmp/probes2"
+"$T" eval $OP --batch "$tmp/probes2" >"$tmp/outs2"
+paste -d'>' "$tmp/probes2" "$tmp/outs2" | sed 's/>/ -> /' >"$tmp/results2"
+expect_status 1 "fit without the right value" "$T" fit $OP --param e_zero_f16=-45..-30 --results "$tmp/results2"
+expect_in /tmp/tiefuzz-cli.out "no combination reproduces every tile" "a miss is said"
+expect_status 2 "fit bad results" "$T" fit $OP --param F=20..26 --results "$tmp/probes"
+expect_in /tmp/tiefuzz-cli.err "probes:1: expected 'INPUT WORDS -> OUTPUT WORDS'" "bad results file named"
+
 # gen | eval --batch, determinism, errors
 "$T" gen v_fma_f16 --gen all --seed 5 -n 2000 >"$tmp/g1" && ok || bad "gen"
 "$T" gen v_fma_f16 --gen all --seed 5 -n 2000 >"$tmp/g2" && cmp -s "$tmp/g1" "$tmp/g2" && ok || bad "gen is deterministic"

@@ -16,6 +16,7 @@ static const char usage[] =
     "  minimize FILE [opts]         shrink a finding's case, keeping its signature\n"
     "  export FILE|DIR... --format tuples|amber|testfloat [-o DIR]\n"
     "  replay [PATH...] [opts]      run regression tuple files on the host and a device\n"
+    "  fit OP --param ... --results FILE   which model parameters reproduce measured tiles\n"
     "\n"
     "'tiefuzz COMMAND --help' shows a command's options; the README has the details.\n"
     "Exit status: 0 agree, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
                     {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader},
-                    {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"replay", cmd_replay}};
+                    {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"replay", cmd_replay},
+                    {"fit", cmd_fit}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);

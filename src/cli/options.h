@@ -36,6 +36,7 @@ int cmd_repro(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 
 
 

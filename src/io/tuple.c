@@ -47,15 +47,15 @@ int io_parse_words(const char *line, uint32_t *words, unsigned max, char *err, s
 
 void io_print_words(FILE *f, const uint32_t *words, unsigned n)
 {
-    char buf[16 * 9 + 2];
-    size_t len = 0;
     static const char hex[] = "0123456789abcdef";
-    for (unsigned i = 0; i < n && i < 16; i++) {
+    char buf[9];
+    for (unsigned i = 0; i < n; i++) {
+        size_t len = 0;
         if (i)
             buf[len++] = ' ';
         for (int s = 28; s >= 0; s -= 4)
             buf[len++] = hex[(words[i] >> s) & 15];
+        fwrite(buf, 1, len, f);
     }
-    buf[len++] = '\n';
-    fwrite(buf, 1, len, f);
+    fputc('\n', f);
 }
