@@ -79,7 +79,7 @@ int main(int argc, char **argv)
         }
         uint32_t k = in.ctrl[CTRL_K];
         vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
-                                              m.local_size, err, sizeof err);
+                                              m.local_size, m.per_tuple, err, sizeof err);
         memcpy(vkr_batch_input(batch), words, (size_t)batch_size * op->n_in * 4);
         vkr_submit(dev, batch, p, batch_size, err, sizeof err);  /* warm-up: the pipeline compiles here */
         vkr_wait(dev, batch, 60000, err, sizeof err);

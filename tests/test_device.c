@@ -27,7 +27,7 @@ static int dispatch(const isa_instance *in, isa_lowering l, const uint32_t *word
     }
     uint32_t k = in->ctrl[CTRL_K];
     vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, in->op->ctrl_limit[CTRL_K] ? 1 : 0,
-                                          m.local_size, err, sizeof err);
+                                          m.local_size, m.per_tuple, err, sizeof err);
     int rc = -1;
     if (p) {
         memcpy(vkr_batch_input(batch), words, (size_t)n * in->op->n_in * 4);

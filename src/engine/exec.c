@@ -137,7 +137,8 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }
     vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, &k,
-                                          in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size, err, errn);
+                                          in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size,
+                                          m->module.per_tuple, err, errn);
     m->pipes[slot].k = k;
     m->pipes[slot].pipeline = p;
     if (!p)

@@ -10,21 +10,26 @@ typedef struct {
     isa_lowering l;
 } body_ctx;
 
-static const char *body(void *ctx, spv_builder *b, const unsigned *in_words, unsigned *out_words, unsigned *needs)
+static const char *body(void *ctx, spv_builder *b, const unsigned *in_words, unsigned *out_words, unsigned *needs,
+                        const spv_tile *tile)
 {
     body_ctx *c = ctx;
-    const char *why = c->in->op->impl->lower(c->in, c->l, b, in_words, out_words);
+    const char *why = tile ? c->in->op->impl->lower_tile(c->in, c->l, b, tile, out_words)
+                           : c->in->op->impl->lower(c->in, c->l, b, in_words, out_words);
     if (c->l == LOWERING_EXACT)
         *needs |= SB_NEED_RTE64 | SB_NEED_SZINP64;
     return why;
 }
+
+/* Tile ops run one invocation per output word. */
+static unsigned per_tuple_of(const isa_op *op) { return op->impl->lower_tile ? op->n_out : 1; }
 
 static const char *build_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
 {
     if (!in->op->translated)
         return "this op is not translated (decision record D993); only its host model exists";
     body_ctx c = {in, l};
-    return spv_kernel_build(in->op->n_in, in->op->n_out, &dev->caps, body, &c, k);
+    return spv_kernel_build(in->op->n_in, in->op->n_out, per_tuple_of(in->op), &dev->caps, body, &c, k);
 }
 
 char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn)
@@ -63,6 +68,7 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
         return -1;
     }
     out->local_size = SPV_LOCAL_SIZE;
+    out->per_tuple = per_tuple_of(in->op);
     snprintf(out->declared, sizeof out->declared, "%s", k.declared);
     spv_kernel_free(&k);
     return 0;
@@ -99,6 +105,7 @@ int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char
     }
     out->local_size = f.local_size;
     out->user = true;
+    out->per_tuple = 1;
     snprintf(out->declared, sizeof out->declared, "%s", f.declared[0] ? f.declared : "none");
     return 0;
 }

@@ -12,6 +12,7 @@ typedef struct {
     unsigned local_size;
     char declared[160];   /* the float controls it declares */
     bool user;            /* from --shader */
+    unsigned per_tuple;   /* invocations per tuple (tiles: one per output word) */
 } eng_module;
 
 /* Build the built-in module for an instance.  Returns 0, or -1 with a

@@ -11,6 +11,7 @@
 #include "../gen/gen.h"
 
 struct spv_builder;
+struct spv_tile_s;
 
 typedef enum {
     WORD_F32,    /* one binary32 value */
@@ -135,6 +136,10 @@ typedef struct {
     /* Which classes the case verifiably belongs to (NULL: the
      * floating-point classifier, from the trace). */
     uint32_t (*classify)(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
+    /* Tile ops (NULL otherwise): one invocation per output word, reading
+     * input words at computed indices through the tile. */
+    const char *(*lower_tile)(const isa_instance *in, isa_lowering l, struct spv_builder *b, const struct spv_tile_s *t,
+                              unsigned *out_word);
 } isa_family_impl;
 
 /* Tiles of matrix ops are tuples of hundreds of words. */

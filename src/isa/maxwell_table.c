@@ -48,7 +48,7 @@ static const char *check(const isa_instance *in)
     }
 }
 
-const isa_family_impl maxwell_impl = {check, maxwell_eval, maxwell_lower, maxwell_construct, maxwell_classify};
+const isa_family_impl maxwell_impl = {check, maxwell_eval, maxwell_lower, maxwell_construct, maxwell_classify, NULL};
 
 #define U(n) {n, WORD_U32}
 #define CC(n) {n, WORD_CC}

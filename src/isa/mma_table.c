@@ -140,4 +140,4 @@ static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_tr
     return 1u << GEN_RANDOM;
 }
 
-const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify};
+const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify, NULL};

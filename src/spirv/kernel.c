@@ -21,8 +21,16 @@ static char *join(const char *parts[], int n)
     return s;
 }
 
-const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_caps *caps, spv_body_fn body,
-                             void *ctx, spv_kernel *out)
+unsigned spv_tile_load(spv_builder *b, const spv_tile *t, unsigned index)
+{
+    unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", t->base, index);
+    unsigned p = sb_fresh(b);
+    sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, t->ptr_type, t->in_var, t->zero, idx);
+    return sb_op(b, T_U32, "OpLoad $", p);
+}
+
+const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, const spv_device_caps *caps,
+                             spv_body_fn body, void *ctx, spv_kernel *out)
 {
     static char err[256];
     memset(out, 0, sizeof *out);
@@ -65,6 +73,11 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
     unsigned gid = sb_fresh(b);
     sb_stmt(b, "$ = OpLoad $ $", gid, v3, ID_GID);
     unsigned i = sb_op(b, T_U32, "OpCompositeExtract $ 0", gid);
+    unsigned sub = 0;
+    if (per_tuple > 1) {  /* invocation i: tuple i / per_tuple, output word i % per_tuple */
+        sub = sb_op(b, T_U32, "OpUMod $ $", i, sb_u32(b, per_tuple));
+        i = sb_op(b, T_U32, "OpUDiv $ $", i, sb_u32(b, per_tuple));
+    }
     unsigned pcp = sb_fresh(b);
     sb_stmt(b, "$ = OpAccessChain $ $ $", pcp, p_pc_u32, ID_PC, zero);
     unsigned count = sb_op(b, T_U32, "OpLoad $", pcp);
@@ -76,14 +89,15 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
 
     unsigned *in_ids = calloc(n_in, sizeof *in_ids), *out_ids = calloc(n_out ? n_out : 1, sizeof *out_ids);
     unsigned base_in = sb_op(b, T_U32, "OpIMul $ $", i, sb_u32(b, n_in));
-    for (unsigned j = 0; j < n_in; j++) {
+    spv_tile tile = {base_in, sub, p_sb_u32, ID_IN, zero};
+    for (unsigned j = 0; per_tuple <= 1 && j < n_in; j++) {
         unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_in, sb_u32(b, j));
         unsigned p = sb_fresh(b);
         sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, p_sb_u32, ID_IN, zero, idx);
         in_ids[j] = sb_op(b, T_U32, "OpLoad $", p);
     }
     unsigned needs = 0;
-    const char *why = body(ctx, b, in_ids, out_ids, &needs);
+    const char *why = body(ctx, b, in_ids, out_ids, &needs, per_tuple > 1 ? &tile : NULL);
     free(in_ids);
     if (why) {
         free(out_ids);
@@ -91,8 +105,8 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_cap
         return why;
     }
     unsigned base_out = sb_op(b, T_U32, "OpIMul $ $", i, sb_u32(b, n_out));
-    for (unsigned j = 0; j < n_out; j++) {
-        unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_out, sb_u32(b, j));
+    for (unsigned j = 0; j < (per_tuple > 1 ? 1 : n_out); j++) {
+        unsigned idx = sb_op(b, T_U32, "OpIAdd $ $", base_out, per_tuple > 1 ? sub : sb_u32(b, j));
         unsigned p = sb_fresh(b);
         sb_stmt(b, "$ = OpAccessChain $ $ $ $", p, p_sb_u32, ID_OUT, zero, idx);
         sb_stmt(b, "OpStore $ $", p, out_ids[j]);

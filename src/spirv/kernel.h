@@ -26,12 +26,26 @@ typedef struct {
 /* Requirements the body can state (the emulation routines do). */
 typedef enum { SB_NEED_RTE64 = 1, SB_NEED_SZINP64 = 2 } sb_need;
 
+/* Ops with large tuples (tiles) run several invocations per tuple, one per
+ * output word; their body reads input words at computed indices. */
+typedef struct spv_tile_s {
+    unsigned base;      /* u32 id: index of the tuple's first input word */
+    unsigned sub;       /* u32 id: which output word this invocation computes */
+    unsigned ptr_type;  /* internal: pointer-to-u32 type and input variable */
+    unsigned in_var;
+    unsigned zero;
+} spv_tile;
+/* The input word at base + index (a u32 id). */
+unsigned spv_tile_load(spv_builder *b, const spv_tile *t, unsigned index);
+
+/* in_words holds the tuple's loaded words when tile is NULL; with a tile the
+ * body writes out_words[0] only. */
 typedef const char *(*spv_body_fn)(void *ctx, spv_builder *b, const unsigned *in_words, unsigned *out_words,
-                                   unsigned *needs);
+                                   unsigned *needs, const spv_tile *tile);
 
 /* Builds the module text; returns NULL or why it cannot be built. */
-const char *spv_kernel_build(unsigned n_in, unsigned n_out, const spv_device_caps *caps, spv_body_fn body,
-                             void *ctx, spv_kernel *out);
+const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, const spv_device_caps *caps,
+                             spv_body_fn body, void *ctx, spv_kernel *out);
 void spv_kernel_free(spv_kernel *k);
 
 #endif

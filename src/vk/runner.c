@@ -22,7 +22,7 @@ struct vkr_batch {
 struct vkr_pipeline {
     VkShaderModule module;
     VkPipeline pipeline;
-    unsigned local_size;
+    unsigned local_size, per_tuple;
 };
 
 static int find_memory(vkd_device *d, uint32_t bits, VkMemoryPropertyFlags want)
@@ -146,11 +146,13 @@ unsigned vkr_batch_capacity(const vkr_batch *b, unsigned n_in, unsigned n_out)
 }
 
 vkr_pipeline *vkr_pipeline_create(vkd_device *d, vkr_batch *b, const uint32_t *words, size_t count,
-                                  const uint32_t *spec, unsigned n_spec, unsigned local_size, char *err, size_t errn)
+                                  const uint32_t *spec, unsigned n_spec, unsigned local_size, unsigned per_tuple,
+                                  char *err, size_t errn)
 {
     VkDevice dev = vkd_handle(d);
     vkr_pipeline *p = calloc(1, sizeof *p);
     p->local_size = local_size ? local_size : 1;
+    p->per_tuple = per_tuple ? per_tuple : 1;
     VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4,
                                     .pCode = words};
     if (vkCreateShaderModule(dev, &smi, NULL, &p->module) != VK_SUCCESS) {
@@ -195,7 +197,8 @@ int vkr_submit(vkd_device *d, vkr_batch *b, vkr_pipeline *p, unsigned count, cha
     vkCmdBindPipeline(b->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
     vkCmdBindDescriptorSets(b->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, b->layout, 0, 1, &b->set, 0, NULL);
     vkCmdPushConstants(b->cmd, b->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-    vkCmdDispatch(b->cmd, (count + p->local_size - 1) / p->local_size, 1, 1);
+    uint64_t invocations = (uint64_t)count * p->per_tuple;
+    vkCmdDispatch(b->cmd, (uint32_t)((invocations + p->local_size - 1) / p->local_size), 1, 1);
     /* Make the shader's writes visible to the host mapping. */
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT};

@@ -15,9 +15,11 @@ const uint32_t *vkr_batch_output(const vkr_batch *b);
 /* How many tuples of n_in / n_out words fit. */
 unsigned vkr_batch_capacity(const vkr_batch *b, unsigned n_in, unsigned n_out);
 
-/* A compute pipeline for the module; spec[i] is SpecId i (n_spec of them). */
+/* A compute pipeline for the module; spec[i] is SpecId i (n_spec of them);
+ * per_tuple invocations run for each tuple. */
 vkr_pipeline *vkr_pipeline_create(vkd_device *d, vkr_batch *b, const uint32_t *words, size_t count,
-                                  const uint32_t *spec, unsigned n_spec, unsigned local_size, char *err, size_t errn);
+                                  const uint32_t *spec, unsigned n_spec, unsigned local_size, unsigned per_tuple,
+                                  char *err, size_t errn);
 void vkr_pipeline_destroy(vkd_device *d, vkr_pipeline *p);
 
 /* Run count tuples already written to the input buffer.  submit returns at
