@@ -37,6 +37,10 @@ void mma_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_
 uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                    mma_type c_type, uint32_t c, mma_type d_type);
 
+struct spv_tile_s;
+const char *mma_lower_tile(const isa_instance *in, isa_lowering l, struct spv_builder *b, const struct spv_tile_s *t,
+                           unsigned *out_word);
+
 /* The directed probe tiles of the V100 report, for fit: returns how many
  * were written (0 for inputs other than f16). */
 unsigned mma_probes(const isa_op *op, uint32_t (*tiles)[ISA_MAX_IN], unsigned max);

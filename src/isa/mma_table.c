@@ -77,7 +77,7 @@ static void build(void)
         snprintf(summaries[r], sizeof summaries[r], "D(%s) = A(%s) x B + C(%s), %ux%ux%u tile, T-FDPA",
                  type_name(row->d), type_name(row->ab), type_name(row->c), row->m, row->n, row->k);
         op->summary = summaries[r];
-        op->translated = false;  /* the emulated and native lowerings are still to come */
+        op->translated = true;   /* the emulated lowering; a native one is still to come */
         unsigned wa = mma_words(row->ab, row->m * row->k), wb = mma_words(row->ab, row->k * row->n);
         unsigned wc = mma_words(row->c, row->m * row->n), wd = mma_words(row->d, row->m * row->n);
         unsigned n = 0;
@@ -123,8 +123,7 @@ static const char *lower(const isa_instance *in, isa_lowering l, struct spv_buil
                          unsigned *out)
 {
     (void)in, (void)l, (void)b, (void)ids, (void)out;
-    return "the tensor-core ops have a host model but no SPIR-V lowering yet (emulated and native lowerings "
-           "are the next step); use 'tiefuzz eval' and 'tiefuzz fit --results'";
+    return "the tensor-core ops are lowered a tile at a time (one invocation per output word)";
 }
 
 static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
@@ -140,4 +139,4 @@ static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_tr
     return 1u << GEN_RANDOM;
 }
 
-const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify, NULL};
+const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify, mma_lower_tile};
