@@ -35,6 +35,10 @@ for o in ops:
 PY
 cat "$tmp/out"
 
+# Tensor-core ops, emulated lowering: every class, zero disagreements (1M tiles each: scripts/bench --mma).
+run 0 "mma exact, 20,000 tiles per op" 'mma.*' --lowering exact --cases 20000 --quiet
+cat "$tmp/out"
+
 # Acceptance (Maxwell): every integer op, 1M cases each, zero disagreements.
 run 0 "maxwell exact, 1M cases per op" 'maxwell.*' --lowering exact --cases 1000000 --quiet
 cat "$tmp/out"

@@ -136,9 +136,12 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
         vkDeviceWaitIdle(vkd_handle(x->dev));
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }
+    /* A user's module for a tile op follows the built-in convention: one
+     * invocation per output word. */
     vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, &k,
                                           in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size,
-                                          m->module.per_tuple, err, errn);
+                                          m->module.user && in->op->impl->lower_tile ? in->op->n_out : m->module.per_tuple,
+                                          err, errn);
     m->pipes[slot].k = k;
     m->pipes[slot].pipeline = p;
     if (!p)

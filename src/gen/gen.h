@@ -13,6 +13,8 @@ typedef enum {
     GEN_SPECIAL, GEN_RANDOM,
     /* integer classes */
     GEN_CARRY, GEN_SIGN, GEN_MERGE, GEN_ZERO_HALF,
+    /* tile classes */
+    GEN_E_ZERO,
     GEN_CLASS_COUNT
 } gen_class;
 

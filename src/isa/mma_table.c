@@ -97,7 +97,7 @@ static void build(void)
                      1u << PARAM_L_MAX | 1u << PARAM_RHO;
         op->impl = &mma_impl;
         op->form = (int)r;
-        op->classes = 1u << GEN_RANDOM;
+        op->classes = 1u << GEN_RANDOM | 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL | 1u << GEN_SPECIAL;
         defaults[r][PARAM_F] = row->F;
         defaults[r][PARAM_E_ZERO_F16] = row->e_zero_f16;
         defaults[r][PARAM_E_ZERO_F32] = row->e_zero_f32;
@@ -126,17 +126,127 @@ static const char *lower(const isa_instance *in, isa_lowering l, struct spv_buil
     return "the tensor-core ops are lowered a tile at a time (one invocation per output word)";
 }
 
-static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+/* ---- tile classes ---- */
+
+static uint32_t bottom_element(mma_type t, gen_rng *r)
 {
-    for (unsigned i = 0; i < in->op->n_in; i++)
-        w[i] = (uint32_t)gen_next(r);
-    return c == GEN_RANDOM;
+    /* An exponent field of 0..3: subnormals and the smallest normals. */
+    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23};
+    unsigned fb = frac_bits[t];
+    uint32_t v = ((uint32_t)gen_next(r) & ((1u << fb) - 1)) | gen_below(r, 4) << fb;
+    unsigned width = t == MMA_TF32 || t == MMA_F32 ? 32 : 32 / mma_per_word(t);
+    return gen_coin(r) ? v | 1u << (width - 1) : v;
 }
 
+static void fill_part(uint32_t *w, mma_type t, unsigned count, gen_rng *r, uint32_t (*pick)(mma_type, gen_rng *))
+{
+    unsigned per = mma_per_word(t), bits = 32 / per;
+    for (unsigned i = 0; i < count; i++) {
+        uint32_t v = pick(t, r);
+        if (per == 1)
+            w[i] = v;
+        else
+            w[i / per] = (w[i / per] & ~(((1u << bits) - 1) << (bits * (i % per)))) | (v & ((1u << bits) - 1)) << (bits * (i % per));
+    }
+}
+
+static uint32_t zero_or_bottom(mma_type t, gen_rng *r) { return gen_below(r, 3) ? bottom_element(t, r) : 0; }
+
+static uint32_t special_element(mma_type t, gen_rng *r)
+{
+    static const uint32_t f16[] = {0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x0000, 0x8000, 0x3c00, 0x7bff};
+    static const uint32_t bf16[] = {0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0000, 0x8000, 0x3f80, 0x7f7f};
+    static const uint32_t f32[] = {0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0, 0x80000000, 0x3f800000, 0x7f7fffff};
+    static const uint32_t e4m3[] = {0x7f, 0xff, 0x7e, 0x00, 0x80, 0x38, 0x01, 0x77};
+    static const uint32_t e5m2[] = {0x7c, 0xfc, 0x7e, 0x7d, 0x00, 0x80, 0x3c, 0x7b};
+    unsigned k = gen_below(r, 8);
+    if (gen_below(r, 4))
+        return (uint32_t)gen_next(r);
+    switch (t) {
+    case MMA_F16: return f16[k];
+    case MMA_BF16: return bf16[k];
+    case MMA_E4M3: return e4m3[k];
+    case MMA_E5M2: return e5m2[k];
+    default: return f32[k];
+    }
+}
+
+static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    const mma_row *row = mma_row_of(in->op);
+    for (unsigned i = 0; i < in->op->n_in; i++)
+        w[i] = (uint32_t)gen_next(r);
+    unsigned na = row->m * row->k, nb = row->k * row->n, nc = row->m * row->n;
+    uint32_t *A = w, *B = w + mma_words(row->ab, na), *C = B + mma_words(row->ab, nb);
+    switch (c) {
+    case GEN_RANDOM:
+        return true;
+    case GEN_E_ZERO:
+        /* C zero and products straddling the e_zero values: small elements, some zero. */
+        fill_part(A, row->ab, na, r, zero_or_bottom);
+        fill_part(B, row->ab, nb, r, zero_or_bottom);
+        memset(C, 0, mma_words(row->c, nc) * 4);
+        return true;
+    case GEN_SUBNORMAL:
+        fill_part(A, row->ab, na, r, bottom_element);
+        fill_part(B, row->ab, nb, r, bottom_element);
+        if (gen_coin(r))
+            memset(C, 0, mma_words(row->c, nc) * 4);
+        return true;
+    case GEN_SPECIAL:
+        fill_part(A, row->ab, na, r, special_element);
+        fill_part(B, row->ab, nb, r, special_element);
+        fill_part(C, row->c, nc, r, special_element);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Verified classes of a tile. */
 static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_trace *t, uint32_t want)
 {
-    (void)in, (void)w, (void)t, (void)want;
-    return 1u << GEN_RANDOM;
+    (void)t, (void)want;
+    const mma_row *row = mma_row_of(in->op);
+    uint32_t m = 1u << GEN_RANDOM;
+    unsigned K = row->k, N = row->n;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * K), *C = B + mma_words(row->ab, K * N);
+    int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
+                                                                               : in->param[PARAM_E_ZERO_F32];
+    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23}, exp_bits[] = {5, 8, 8, 4, 5, 8};
+    static const int bias[] = {15, 127, 127, 7, 15, 127};
+    unsigned fb = frac_bits[row->ab], eb = exp_bits[row->ab];
+    for (unsigned i = 0; i < row->m; i++)
+        for (unsigned j = 0; j < N; j++) {
+            uint32_t c = mma_element(C, row->c, i * N + j);
+            if (c & (row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu))
+                continue;
+            /* C is zero: e_zero decides E_max when every nonzero product sits below it. */
+            bool any = false, below = true, special = false, subnormal = false;
+            for (unsigned q = 0; q < K && below; q++) {
+                uint32_t a = mma_element(A, row->ab, i * K + q), b = mma_element(B, row->ab, j * K + q);
+                uint32_t ea = (a >> fb) & ((1u << eb) - 1), eb2 = (b >> fb) & ((1u << eb) - 1);
+                bool za = !(a & ((1u << (fb + eb)) - 1)), zb = !(b & ((1u << (fb + eb)) - 1));
+                if (ea == (1u << eb) - 1 || eb2 == (1u << eb) - 1)
+                    special = true;
+                if (za || zb)
+                    continue;
+                subnormal |= !ea || !eb2;
+                int e = (ea ? (int)ea - bias[row->ab] : 1 - bias[row->ab]) + (eb2 ? (int)eb2 - bias[row->ab] : 1 - bias[row->ab]);
+                any = true;
+                below = e < threshold;
+            }
+            if (any && below && !special)
+                m |= 1u << GEN_E_ZERO;
+            if (subnormal)
+                m |= 1u << GEN_SUBNORMAL;
+        }
+    for (unsigned q = 0; q < row->m * K; q++) {  /* an infinity or NaN in A */
+        uint32_t a = mma_element(A, row->ab, q);
+        if (((a >> fb) & ((1u << eb) - 1)) == (1u << eb) - 1)
+            m |= 1u << GEN_SPECIAL;
+    }
+    return m;
 }
 
 const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify, mma_lower_tile};
