@@ -13,14 +13,12 @@ int main(void)
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
     gen_class mine[GEN_CLASS_COUNT];
-    const unsigned per_class = 4000;
+    const unsigned per_class_scalar = 4000;
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
         unsigned nm = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
-        if (op->classes == 1u << GEN_RANDOM) {
-            printf("%-24s only uniform random tiles so far (the tile classes are not written yet)\n", op->name);
-            continue;
-        }
+        bool tile = op->classes & (1u << GEN_E_ZERO);
+        unsigned per_class = tile ? 300 : per_class_scalar;  /* a tile is hundreds of elements */
         isa_instance tmpl, in;
         isa_instance_default(&tmpl, op);
         unsigned verified[GEN_CLASS_COUNT] = {0}, ties[GEN_CLASS_COUNT] = {0}, carries[GEN_CLASS_COUNT] = {0};
@@ -38,6 +36,15 @@ int main(void)
         printf("%-24s", op->name);
         for (unsigned k = 0; k < nm; k++)
             printf(" %s %.1f%%", gen_class_name(mine[k]), 100.0 * verified[mine[k]] / per_class);
+        if (tile) {
+            printf("\n");
+            CHECK((double)verified[GEN_SPECIAL] / per_class >= 0.9, "%s: special rate", op->name);
+            CHECK((double)verified[GEN_SUBNORMAL] / per_class >= 0.8, "%s: subnormal rate", op->name);
+            /* e4m3 cannot reach any e_zero: its smallest products are 2^-18. */
+            if (strstr(op->name, "e4m3") == NULL)
+                CHECK((double)verified[GEN_E_ZERO] / per_class >= 0.9, "%s: e-zero rate", op->name);
+            continue;
+        }
         if (op->classes & (1u << GEN_CARRY)) {
             double carry = (double)verified[GEN_CARRY] / per_class, random_carry = (double)carries[GEN_RANDOM] / per_class;
             printf("  | random carries %.1f%%\n", 100 * random_carry);
