@@ -60,15 +60,19 @@ int main(int argc, char **argv)
         isa_instance in;
         isa_instance_default(&in, op);
         isa_trace t;
-        for (unsigned i = 0; i < batch_size; i++)
+        /* Tiles are large: as many as the batch's words hold. */
+        unsigned count = vkr_batch_capacity(batch, op->n_in, op->n_out);
+        if (count > batch_size)
+            count = batch_size;
+        for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, all, GEN_CLASS_COUNT, words + (size_t)i * op->n_in, out, &t);
         /* Host: evaluate the batch repeatedly for at least half a second. */
         double t0 = now(), t1;
         uint64_t done = 0;
         do {
-            for (unsigned i = 0; i < batch_size; i++)
+            for (unsigned i = 0; i < count; i++)
                 op->impl->eval(&in, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, NULL);
-            done += batch_size;
+            done += count;
         } while ((t1 = now()) - t0 < 0.5);
         double host = (double)done / (t1 - t0);
         /* Device: the same module the campaign uses, dispatched back to back. */
@@ -80,17 +84,21 @@ int main(int argc, char **argv)
         uint32_t k = in.ctrl[CTRL_K];
         vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
                                               m.local_size, m.per_tuple, err, sizeof err);
-        memcpy(vkr_batch_input(batch), words, (size_t)batch_size * op->n_in * 4);
-        vkr_submit(dev, batch, p, batch_size, err, sizeof err);  /* warm-up: the pipeline compiles here */
+        if (!p) {
+            fprintf(stderr, "bench: %s\n", err);
+            continue;
+        }
+        memcpy(vkr_batch_input(batch), words, (size_t)count * op->n_in * 4);
+        vkr_submit(dev, batch, p, count, err, sizeof err);  /* warm-up: the pipeline compiles here */
         vkr_wait(dev, batch, 60000, err, sizeof err);
         done = 0;
         t0 = now();
         do {
-            if (vkr_submit(dev, batch, p, batch_size, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err)) {
+            if (vkr_submit(dev, batch, p, count, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err)) {
                 fprintf(stderr, "bench: %s\n", err);
                 return 3;
             }
-            done += batch_size;
+            done += count;
         } while ((t1 = now()) - t0 < 0.5);
         double device = (double)done / (t1 - t0);
         printf("%-24s %14.0f %14.0f\n", op->name, host, device);
