@@ -43,6 +43,10 @@ int main(void)
             /* e4m3 cannot reach any e_zero: its smallest products are 2^-18. */
             if (strstr(op->name, "e4m3") == NULL)
                 CHECK((double)verified[GEN_E_ZERO] / per_class >= 0.9, "%s: e-zero rate", op->name);
+            CHECK((double)verified[GEN_TRUNCATION] / per_class >= 0.9, "%s: truncation rate", op->name);
+            CHECK((double)verified[GEN_CANCEL] / per_class >= 0.8, "%s: cancel rate", op->name);
+            if (op->classes & (1u << GEN_TIE))
+                CHECK((double)verified[GEN_TIE] / per_class >= 0.9, "%s: tie rate", op->name);
             continue;
         }
         if (op->classes & (1u << GEN_CARRY)) {

@@ -431,7 +431,7 @@ static void print_summary(FILE *f, const eng_options *o, op_report *reports, uns
                 continue;
             else
                 fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
-            if (k == GEN_TIE)
+            if (k == GEN_TIE && count_exps(&r->stats))
                 fprintf(f, " (%u exps)", count_exps(&r->stats));
         }
         fprintf(f, "\n");

@@ -4,7 +4,7 @@
 
 static const char *const class_names[GEN_CLASS_COUNT] = {
     "tie", "near-tie", "double-round", "subnormal", "overflow", "cancel", "special", "random",
-    "carry", "sign", "merge", "zero-half", "e-zero",
+    "carry", "sign", "merge", "zero-half", "e-zero", "truncation",
 };
 
 const char *gen_class_name(gen_class c) { return class_names[c]; }

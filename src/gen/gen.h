@@ -14,7 +14,7 @@ typedef enum {
     /* integer classes */
     GEN_CARRY, GEN_SIGN, GEN_MERGE, GEN_ZERO_HALF,
     /* tile classes */
-    GEN_E_ZERO,
+    GEN_E_ZERO, GEN_TRUNCATION,
     GEN_CLASS_COUNT
 } gen_class;
 

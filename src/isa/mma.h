@@ -33,6 +33,17 @@ unsigned mma_words(mma_type t, unsigned elements);
 uint32_t mma_element(const uint32_t *words, mma_type t, unsigned index);
 
 void mma_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
+/* What one step did, for class verification (first chunk of an element). */
+typedef struct {
+    bool truncated;  /* some term had bits below the grid */
+    bool tie;        /* the sum sat exactly on an f16 rounding tie (RNE-FP16) */
+    bool cancel;     /* the sum is more than 8 bits below its largest term */
+    bool near_tie;   /* within 2^-7 of a unit of such a tie, not on it */
+} mma_step_info;
+void mma_inspect(const isa_instance *in, const uint32_t *words, unsigned i, unsigned j, mma_step_info *info);
+uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
+                        mma_type c_type, uint32_t c, mma_type d_type, mma_step_info *info);
+
 /* One T-FDPA step, exposed for the tests: l products a[i]*b[i] plus c. */
 uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                    mma_type c_type, uint32_t c, mma_type d_type);

@@ -86,9 +86,11 @@ static int e_zero(const isa_instance *in, mma_type d)
     return key == MMA_F16 ? in->param[PARAM_E_ZERO_F16] : in->param[PARAM_E_ZERO_F32];
 }
 
-uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
-                   mma_type c_type, uint32_t c, mma_type d_type)
+uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
+                        mma_type c_type, uint32_t c, mma_type d_type, mma_step_info *info)
 {
+    if (info)
+        *info = (mma_step_info){0};
     element terms[65];
     int exps[65];
     unsigned n = 0;
@@ -126,6 +128,7 @@ uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const
     int grid = e_max - in->param[PARAM_F];
     /* Each term truncated toward zero on the grid; the sum is exact. */
     __int128 sum = 0;
+    uint64_t biggest = 0;
     for (unsigned i = 0; i < n; i++) {
         if (terms[i].zero)
             continue;
@@ -135,11 +138,48 @@ uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const
             m = shift >= 64 ? 0 : terms[i].sig << shift;  /* terms are below 2^(F+2) units: no overflow */
         else
             m = -shift >= 64 ? 0 : terms[i].sig >> -shift;
+        if (info && shift < 0 && (-shift >= 64 || (terms[i].sig & ((1ull << -shift) - 1))))
+            info->truncated = true;  /* bits below the grid were dropped */
+        biggest = m > biggest ? m : biggest;
         sum += terms[i].sign ? -(__int128)m : (__int128)m;
     }
     bool sign = sum < 0;
     uint64_t mag = (uint64_t)(sign ? -sum : sum);
+    if (info) {
+        /* cancellation: the sum lost more than 8 bits against its largest term */
+        info->cancel = biggest && mag < (biggest >> 8);
+        if (mag && in->param[PARAM_RHO] == RHO_RNE_FP16) {
+            fp_round_info ri;
+            fp_round(&fp_f16, fp_from_int(sign, mag, grid), FP_RNE, &ri);
+            info->tie = ri.position == FP_TIE;
+            if (ri.position != FP_TIE && ri.position != FP_EXACT && ri.shift >= 8 && ri.shift <= 127) {
+                fp_u128 half = (fp_u128)1 << (ri.shift - 1);
+                fp_u128 dist = ri.rem > half ? ri.rem - half : half - ri.rem;
+                info->near_tie = dist <= half >> 6;
+            }
+        }
+    }
     return round_out(in, sign, mag, grid);
+}
+
+uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
+                   mma_type c_type, uint32_t c, mma_type d_type)
+{
+    return mma_tfdpa_info(in, ab, a, b, l, c_type, c, d_type, NULL);
+}
+
+void mma_inspect(const isa_instance *in, const uint32_t *w, unsigned i, unsigned j, mma_step_info *info)
+{
+    const mma_row *row = mma_row_of(in->op);
+    unsigned n = row->n, k = row->k;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * k), *C = B + mma_words(row->ab, k * n);
+    unsigned l = k < (unsigned)in->param[PARAM_L_MAX] ? k : (unsigned)in->param[PARAM_L_MAX];
+    uint32_t a[64], b[64];
+    for (unsigned q = 0; q < l; q++) {
+        a[q] = mma_element(A, row->ab, i * k + q);
+        b[q] = mma_element(B, row->ab, j * k + q);
+    }
+    mma_tfdpa_info(in, row->ab, a, b, l, row->c, mma_element(C, row->c, i * n + j), row->d, info);
 }
 
 void mma_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)

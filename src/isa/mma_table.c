@@ -97,7 +97,10 @@ static void build(void)
                      1u << PARAM_L_MAX | 1u << PARAM_RHO;
         op->impl = &mma_impl;
         op->form = (int)r;
-        op->classes = 1u << GEN_RANDOM | 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL | 1u << GEN_SPECIAL;
+        op->classes = 1u << GEN_RANDOM | 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL | 1u << GEN_SPECIAL |
+                      1u << GEN_TRUNCATION | 1u << GEN_CANCEL;
+        if (row->rho == RHO_RNE_FP16)  /* ties exist where the output rounds to nearest */
+            op->classes |= 1u << GEN_TIE | 1u << GEN_NEAR_TIE;
         defaults[r][PARAM_F] = row->F;
         defaults[r][PARAM_E_ZERO_F16] = row->e_zero_f16;
         defaults[r][PARAM_E_ZERO_F32] = row->e_zero_f32;
@@ -171,6 +174,103 @@ static uint32_t special_element(mma_type t, gen_rng *r)
     }
 }
 
+/* The input formats' fields: exponent bits, fraction bits, bias, smallest subnormal exponent. */
+typedef struct { unsigned eb, fb; int bias; } ab_fmt;
+static ab_fmt ab_fmt_of(mma_type t)
+{
+    switch (t) {
+    case MMA_F16: return (ab_fmt){5, 10, 15};
+    case MMA_BF16: return (ab_fmt){8, 7, 127};
+    case MMA_E4M3: return (ab_fmt){4, 3, 7};
+    case MMA_E5M2: return (ab_fmt){5, 2, 15};
+    default: return (ab_fmt){8, 23, 127};
+    }
+}
+
+/* Bits of (-1)^sign * (1 + frac * 2^-fb) * 2^e in t, or UINT32_MAX if t cannot hold it exactly. */
+static uint32_t encode(mma_type t, bool sign, int e, uint32_t frac)
+{
+    ab_fmt f = ab_fmt_of(t);
+    int emin = 1 - f.bias, emax = (int)((1u << f.eb) - 2) - f.bias;
+    if (t == MMA_E4M3)
+        emax += 1;  /* e4m3 uses the top exponent field for numbers */
+    if (t == MMA_TF32 && (frac & 0x1fff))
+        return UINT32_MAX;
+    uint32_t s = (uint32_t)sign << (f.eb + f.fb);
+    if (e > emax || (t == MMA_E4M3 && e == emax && frac == 7))
+        return UINT32_MAX;
+    if (e >= emin)
+        return s | (uint32_t)(e + f.bias) << f.fb | frac;
+    int shift = emin - e;  /* subnormal: (1.frac) >> shift must stay exact */
+    uint32_t sig = frac | 1u << f.fb;
+    if (shift > (int)f.fb || (sig & ((1u << shift) - 1)))
+        return UINT32_MAX;
+    return s | sig >> shift;
+}
+
+static void set_element(uint32_t *part, mma_type t, unsigned index, uint32_t v)
+{
+    unsigned per = mma_per_word(t), bits = 32 / per;
+    if (per == 1)
+        part[index] = v;
+    else
+        part[index / per] = (part[index / per] & ~(((1u << bits) - 1) << (bits * (index % per)))) |
+                            (v & ((1u << bits) - 1)) << (bits * (index % per));
+}
+
+/* Element (0,0) of the tile as designed products a[q] * b[q] (the rest of
+ * row 0 and column 0 zero) and C zero; false when a value is not representable. */
+static bool design(const mma_row *row, uint32_t *w, const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    uint32_t *A = w, *B = w + mma_words(row->ab, row->m * row->k), *C = B + mma_words(row->ab, row->k * row->n);
+    for (unsigned q = 0; q < row->k; q++) {
+        uint32_t x = q < n ? a[q] : 0, y = q < n ? b[q] : 0;
+        if (x == UINT32_MAX || y == UINT32_MAX)
+            return false;
+        set_element(A, row->ab, q, x);
+        set_element(B, row->ab, q, y);
+    }
+    set_element(C, row->c, 0, 0);
+    return true;
+}
+
+static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    const mma_row *row = mma_row_of(in->op);
+    ab_fmt f = ab_fmt_of(row->ab);
+    int F = in->param[PARAM_F];
+    uint32_t fmask = (1u << f.fb) - 1;
+    uint32_t one = encode(row->ab, false, 0, 0);
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int e = gen_range(r, -3, 3);
+        bool s = gen_coin(r);
+        uint32_t x = encode(row->ab, s, e, (uint32_t)gen_next(r) & fmask & (row->ab == MMA_TF32 ? ~0x1fffu : ~0u));
+        uint32_t a[3], b[3];
+        unsigned n = 0;
+        if (c == GEN_TIE || c == GEN_NEAR_TIE) {
+            /* x plus half a unit of x at f16 precision: an f16 tie (RNE-FP16 outputs) */
+            a[n] = x, b[n++] = one;
+            a[n] = encode(row->ab, s, e - 11, 0), b[n++] = one;
+            if (c == GEN_NEAR_TIE)
+                a[n] = encode(row->ab, gen_coin(r), e - 11 - gen_range(r, 7, 10), 0), b[n++] = one;
+        } else if (c == GEN_TRUNCATION) {
+            /* 2^e and a term just past the grid 2^(e - F): its lowest bit falls below */
+            int k = gen_range(r, 0, 2);
+            a[n] = encode(row->ab, s, e, 0), b[n++] = one;
+            a[n] = encode(row->ab, gen_coin(r), 0, 1), b[n++] = encode(row->ab, false, e - F - k, 0);
+        } else if (c == GEN_CANCEL) {
+            a[n] = x, b[n++] = one;
+            a[n] = x ^ (1u << (f.eb + f.fb)), b[n++] = one;
+            a[n] = encode(row->ab, gen_coin(r), e - gen_range(r, 4, 12), 0), b[n++] = one;
+        } else {
+            return false;
+        }
+        if (design(row, w, a, b, n))
+            return true;
+    }
+    return true;
+}
+
 static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
     const mma_row *row = mma_row_of(in->op);
@@ -198,6 +298,11 @@ static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t 
         fill_part(B, row->ab, nb, r, special_element);
         fill_part(C, row->c, nc, r, special_element);
         return true;
+    case GEN_TIE:
+    case GEN_NEAR_TIE:
+    case GEN_TRUNCATION:
+    case GEN_CANCEL:
+        return construct_aimed(in, c, r, w);
     default:
         return false;
     }
@@ -206,7 +311,7 @@ static bool construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t 
 /* Verified classes of a tile. */
 static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_trace *t, uint32_t want)
 {
-    (void)t, (void)want;
+    (void)t;
     const mma_row *row = mma_row_of(in->op);
     uint32_t m = 1u << GEN_RANDOM;
     unsigned K = row->k, N = row->n;
@@ -240,6 +345,13 @@ static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_tr
                 m |= 1u << GEN_E_ZERO;
             if (subnormal)
                 m |= 1u << GEN_SUBNORMAL;
+        }
+    for (unsigned i = 0; i < row->m && (want & ((1u << GEN_TIE) | (1u << GEN_NEAR_TIE) | (1u << GEN_TRUNCATION) | (1u << GEN_CANCEL))); i++)
+        for (unsigned j = 0; j < N; j++) {
+            mma_step_info info;
+            mma_inspect(in, w, i, j, &info);
+            m |= (info.tie ? 1u << GEN_TIE : 0) | (info.near_tie ? 1u << GEN_NEAR_TIE : 0) |
+                 (info.truncated ? 1u << GEN_TRUNCATION : 0) | (info.cancel ? 1u << GEN_CANCEL : 0);
         }
     for (unsigned q = 0; q < row->m * K; q++) {  /* an infinity or NaN in A */
         uint32_t a = mma_element(A, row->ab, q);
