@@ -149,6 +149,8 @@ static int compare(const void *pa, const void *pb)
 
 void io_regression_normalize(io_regression *r)
 {
+    if (!r->n)
+        return;  /* qsort must not see a null array (found by fuzz_formats) */
     qsort(r->e, r->n, sizeof *r->e, compare);
     unsigned k = 0;
     for (unsigned i = 0; i < r->n; i++)

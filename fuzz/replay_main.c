@@ -1,0 +1,66 @@
+/* A main for the fuzz targets without libFuzzer (any compiler): runs the
+ * target once on each file given, or on each file of each directory given,
+ * so that crash-* files reproduce anywhere. */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+static int run_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "replay: %s: cannot open\n", path);
+        return 1;
+    }
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    do {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 4096;
+            buf = realloc(buf, cap);
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+    } while (n > 0 && len < (64u << 20));
+    fclose(f);
+    LLVMFuzzerTestOneInput(buf, len);
+    free(buf);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
+    unsigned runs = 0;
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            struct dirent **names;
+            int k = scandir(argv[i], &names, NULL, alphasort);
+            for (int j = 0; j < k; j++) {
+                if (names[j]->d_name[0] != '.') {
+                    char path[4096];
+                    snprintf(path, sizeof path, "%s/%s", argv[i], names[j]->d_name);
+                    rc |= run_file(path);
+                    runs++;
+                }
+                free(names[j]);
+            }
+            if (k >= 0)
+                free(names);
+        } else {
+            rc |= run_file(argv[i]);
+            runs++;
+        }
+    }
+    printf("replay: %u inputs run, no crash\n", runs);
+    return rc;
+}
