@@ -75,6 +75,21 @@ assert a and [x["case"] for x in a] == [x["case"] for x in b]
 assert [x["input"] for x in a] == [x["input"] for x in b]
 PY
 
+# Two shards cover exactly what one run does, with no overlap.
+for sh in none 0/2 1/2; do
+    extra=(); [ "$sh" = none ] || extra=(--shard "$sh")
+    run 1 "shard $sh" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --no-findings --keep 1000000 \
+        --json "$tmp/shard-${sh/\//-}.json" "${extra[@]}"
+done
+python3 - "$tmp" <<'PY' && ok || bad "shards 0/2 and 1/2 together equal one run"
+import json, sys
+t = sys.argv[1]
+one, a, b = (json.load(open(f"{t}/shard-{n}.json"))["ops"][0] for n in ("none", "0-2", "1-2"))
+assert one["cases"] == a["cases"] + b["cases"] == 600000
+cases = lambda o: sorted(x["case"] for x in o["disagreements_kept"])
+assert cases(one) == sorted(cases(a) + cases(b)) and not set(cases(a)) & set(cases(b))
+PY
+
 run 3 "no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10
 grep -q "no Vulkan device matches 'no-such-gpu'" "$tmp/err" && ok || bad "missing device named"
 

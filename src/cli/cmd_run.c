@@ -9,9 +9,10 @@ static const char help[] =
     "                   [--cases N | --time DURATION] [--json FILE] [--quiet] [--shader FILE]\n"
     "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
     "                   [--show N] [--keep N] [--strict-nan] [--validate]\n"
-    "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR]\n"
+    "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N]\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
+    "--shard K/N runs every N-th block of 262,144 cases starting at block K: N shards cover one run.\n"
     "Findings: one minimized file per new signature in DIR (default findings/); known divergences\n"
     "(default corpus/known) are reported apart and do not change the exit status.\n"
     "Exit: 0 no unknown disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -43,6 +44,10 @@ int cmd_run(int argc, char **argv)
             o.findings_dir = v;
         else if ((v = cli_value(&a, "--known")))
             o.known_dir = v;
+        else if ((v = cli_value(&a, "--shard"))) {
+            if (sscanf(v, "%u/%u", &o.shard, &o.shards) != 2 || o.shards == 0 || o.shard >= o.shards)
+                return cli_fail("run", "--shard '%s': expected K/N with 0 <= K < N", v);
+        }
         else if ((v = cli_value(&a, "--device")))
             o.device = v;
         else if ((v = cli_value(&a, "--lowering"))) {

@@ -337,6 +337,9 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
     for (;;) {
         /* Prepare and submit the next batch into the free slot. */
         slot *sl = &slots[cur];
+        /* A shard takes every shards-th block: N shards cover what one run does. */
+        if (o->shards > 1 && (next / ENG_BLOCK) % o->shards != o->shard)
+            next = ((next / ENG_BLOCK) + (o->shard + o->shards - (next / ENG_BLOCK) % o->shards) % o->shards) * ENG_BLOCK;
         bool more = next < total && !interrupted && !(time_bound && now() >= deadline);
         if (more) {
             uint64_t block = next / ENG_BLOCK;

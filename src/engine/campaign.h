@@ -34,6 +34,7 @@ typedef struct {
     const char *findings_dir;    /* where finding files go (default findings); NULL: none */
     bool minimize;               /* minimize each new finding (default) */
     const char *known_dir;       /* known divergences (default: corpus/known) */
+    unsigned shard, shards;      /* run only blocks b with b % shards == shard (shards 0: all) */
 } eng_options;
 
 /* The known-divergence directory to use when none is given: corpus/known in
