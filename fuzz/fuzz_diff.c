@@ -12,11 +12,67 @@
 #include "engine/compare.h"
 #include "engine/exec.h"
 #include "engine/signature.h"
+#include "isa/classify.h"
 #include "io/finding.h"
 #include "io/known.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                                 size_t max_size, unsigned int seed);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+/* Semantic coverage: the rounding cell of each final rounding (op, result
+ * kind, exact or not, last kept bit, guard, sticky, sign) as a libFuzzer
+ * extra counter, so that a new rounding situation is new coverage.  With
+ * TIEFUZZ_PLAIN=1 the counters and the custom mutator are off (the
+ * comparison run of scripts/fuzz-cells). */
+#define CELLS_PER_OP 256
+#define MAX_OPS 64
+__attribute__((section("__libfuzzer_extra_counters"))) static uint8_t cell_counters[MAX_OPS * CELLS_PER_OP];
+static uint8_t cells_seen[MAX_OPS * CELLS_PER_OP];
+static unsigned cells_reached;
+static bool plain;
+
+static unsigned op_index(const isa_op *op)
+{
+    for (unsigned i = 0; i < isa_op_count() && i < MAX_OPS; i++)
+        if (isa_op_at(i) == op)
+            return i;
+    return MAX_OPS - 1;
+}
+
+static void note_cells(const isa_instance *in, const uint32_t *words)
+{
+    isa_trace t;
+    uint32_t out[ISA_MAX_OUT];
+    in->op->impl->eval(in, words, out, &t);
+    for (unsigned s = 0; s < t.n_steps; s++) {
+        const isa_step *st = &t.step[s];
+        if (!st->final)
+            continue;
+        unsigned kind = st->exact.kind == FPK_NAN ? 5 : st->exact.kind == FPK_INF ? 4 : st->exact.kind == FPK_ZERO ? 0
+                        : st->info.overflow ? 3 : st->info.tiny ? 1 : 2;
+        unsigned cell = kind << 5 | (st->info.position != FP_EXACT) << 4 | st->info.lsb << 3 | st->info.guard << 2 |
+                        st->info.sticky << 1 | (unsigned)st->exact.sign;
+        unsigned index = op_index(in->op) * CELLS_PER_OP + cell;
+        if (!plain)
+            cell_counters[index]++;
+        if (!cells_seen[index]) {
+            cells_seen[index] = 1;
+            cells_reached++;
+            const char *path = getenv("TIEFUZZ_CELLS_FILE");  /* kept current: a crash skips atexit */
+            FILE *f = path ? fopen(path, "w") : NULL;
+            if (f) {
+                fprintf(f, "%u\n", cells_reached);
+                fclose(f);
+            }
+        }
+    }
+}
+
+static void report_cells(void) { fprintf(stderr, "fuzz_diff: rounding cells reached: %u\n", cells_reached); }
 
 static vkd_device *device;
 static eng_exec *exec[LOWERING_COUNT];
@@ -41,6 +97,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (io_known_load_dir(dir ? dir : eng_default_known_dir(), &known, err, sizeof err))
         fprintf(stderr, "fuzz_diff: known divergences: %s\n", err);
     snprintf(driver, sizeof driver, "%s %s", vkd_device_info(device)->driver_name, vkd_device_info(device)->driver_info);
+    plain = getenv("TIEFUZZ_PLAIN") && strcmp(getenv("TIEFUZZ_PLAIN"), "0");
+    atexit(report_cells);
     return 0;
 }
 
@@ -83,6 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (isa_params[p].integer ? in.param[p] < isa_params[p].lo || in.param[p] > isa_params[p].hi
                                    : in.param[p] < 0 || (unsigned)in.param[p] >= isa_params[p].count))
             return 0;
+    note_cells(&in, c.words);
     uint32_t host[ISA_MAX_OUT], dev[ISA_MAX_OUT];
     bool device_error;
     if (eng_exec_run(exec[c.lowering], &in, c.words, 1, dev, err, sizeof err, &device_error)) {
@@ -101,4 +160,102 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     abort_for[k]();
     return 0;
+}
+
+/* ---- the custom mutator: the generators move operands onto ties, near
+ * ties and boundaries; low bits (last, guard, sticky) flip; controls and
+ * the op change; sometimes libFuzzer's own mutation. Deterministic per seed. */
+
+static size_t encode_case(const isa_instance *in, unsigned lowering, const uint32_t *words, uint8_t *out, size_t max)
+{
+    io_case c = {0};
+    snprintf(c.op, sizeof c.op, "%s", in->op->name);
+    c.lowering = (uint8_t)lowering;
+    c.n_ctrl = CTRL_COUNT;
+    memcpy(c.ctrl, in->ctrl, sizeof in->ctrl);
+    c.n_param = PARAM_COUNT;
+    memcpy(c.param, in->param, sizeof in->param);
+    c.n_words = in->op->n_in;
+    memcpy(c.words, words, in->op->n_in * 4);
+    return io_case_encode(&c, out, max);
+}
+
+static bool decode_case(const uint8_t *data, size_t size, isa_instance *in, unsigned *lowering, uint32_t *words)
+{
+    io_case c;
+    char err[256];
+    if (io_case_decode(data, size, "input", &c, err, sizeof err))
+        return false;
+    const isa_op *op = isa_op_find(c.op);
+    if (!op || !op->translated || c.n_words != op->n_in || c.n_ctrl > CTRL_COUNT || c.n_param > PARAM_COUNT)
+        return false;
+    isa_instance_default(in, op);
+    memcpy(in->ctrl, c.ctrl, c.n_ctrl * 4);
+    for (unsigned i = 0; i < c.n_param; i++)
+        if (op->params & (1u << i))
+            in->param[i] = c.param[i];
+    if (isa_instance_check(in))
+        isa_instance_default(in, op);
+    *lowering = c.lowering % LOWERING_COUNT;
+    memcpy(words, c.words, op->n_in * 4);
+    return true;
+}
+
+static size_t fallback(uint8_t *data, size_t size, size_t max_size)
+{
+    return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    isa_instance in;
+    unsigned lowering;
+    uint32_t words[ISA_MAX_IN];
+    if (plain || !decode_case(data, size, &in, &lowering, words))
+        return fallback(data, size, max_size);
+    gen_rng r = {seed * 0x9e3779b97f4a7c15ull + 1};
+    switch (gen_below(&r, 6)) {
+    case 0: { /* another op, fresh operands */
+        const isa_op *op = isa_op_at(gen_below(&r, isa_op_count()));
+        if (!op->translated || op->n_in > 16)
+            return fallback(data, size, max_size);
+        isa_instance_default(&in, op);
+    }
+        /* fall through */
+    case 1:
+    case 2: { /* operands aimed at a class of the op */
+        gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
+        for (int k = 0; k < GEN_CLASS_COUNT; k++)
+            all[k] = (gen_class)k;
+        unsigned n = isa_op_classes(in.op, all, GEN_CLASS_COUNT, mine);
+        isa_generate(&in, mine[gen_below(&r, n)], &r, words);
+        break;
+    }
+    case 3: /* flip the last, guard or sticky bits of one word */
+        words[gen_below(&r, in.op->n_in)] ^= 1u << gen_below(&r, 3);
+        break;
+    case 4:
+        isa_random_controls(&in, &r);
+        lowering = gen_below(&r, LOWERING_COUNT);
+        break;
+    default:
+        return fallback(data, size, max_size);
+    }
+    size_t n = encode_case(&in, lowering, words, data, max_size);
+    return n ? n : fallback(data, size, max_size);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                                 size_t max_size, unsigned int seed)
+{
+    /* The op and controls of one parent, the operands of the other (when they fit). */
+    isa_instance a, b;
+    unsigned la, lb;
+    uint32_t wa[ISA_MAX_IN], wb[ISA_MAX_IN];
+    (void)seed;
+    if (!decode_case(d1, s1, &a, &la, wa))
+        return 0;
+    if (decode_case(d2, s2, &b, &lb, wb) && b.op->n_in == a.op->n_in)
+        memcpy(wa, wb, a.op->n_in * 4);
+    return encode_case(&a, la, wa, out, max_size);
 }

@@ -42,6 +42,12 @@ if command -v clang >/dev/null 2>&1; then
         # The Vulkan driver's own allocations outlive the target: leak checks there are the driver's business.
         ASAN_OPTIONS=detect_leaks=0 "$FB/fuzz/fuzz_diff" -runs=0 -artifact_prefix="$tmp/" "$SRC/corpus/fuzz/diff" >"$tmp/diff.log" 2>&1 \
             && ok || { tail -20 "$tmp/diff.log"; bad "fuzz_diff over its seeds under ASan/UBSan"; }
+        # The custom mutator and semantic counters reach more rounding cells than plain libFuzzer.
+        line=$(TIEFUZZ_FUZZ_BUILD="$FB" "$SRC/scripts/fuzz-cells" 8 2>/dev/null | tail -1)
+        echo "$line"
+        with=$(echo "$line" | sed -n 's/.*counters \([0-9]*\),.*/\1/p')
+        without=$(echo "$line" | sed -n 's/.*without them \([0-9]*\).*/\1/p')
+        [ -n "$with" ] && [ -n "$without" ] && [ "$with" -gt "$without" ] && ok || bad "semantic fuzzing reached no more cells ($line)"
         case "$default" in
         llvmpipe*)
             # With the known list emptied, fuzz_diff stops on lavapipe's unfused Fma; its crash file
