@@ -32,8 +32,18 @@ for o in ops:
     assert o["cases"] == 1000000 and o["disagreements"] == 0, o["op"]
     assert o["classes"]["tie"]["rate"] >= 0.9, (o["op"], o["classes"]["tie"])
     assert "RoundingModeRTE" in o["declared"], o["declared"]
+    assert o["rounding_cells"] >= 20, (o["op"], o["rounding_cells"])
 PY
 cat "$tmp/out"
+
+# Rounding cells: the targeted generator reaches more of them than uniform random bits.
+run 0 "random-only campaign" rdna2.v_fma_f32 --gen random --lowering exact --cases 1000000 --quiet --json "$tmp/random.json" --no-findings
+python3 - "$tmp/exact.json" "$tmp/random.json" <<'PY' && ok || bad "targeted generation reaches more rounding cells than random"
+import json, sys
+targeted = next(o for o in json.load(open(sys.argv[1]))["ops"] if o["op"] == "rdna2.v_fma_f32")
+rand = json.load(open(sys.argv[2]))["ops"][0]
+assert targeted["rounding_cells"] >= rand["rounding_cells"] + 10, (targeted["rounding_cells"], rand["rounding_cells"])
+PY
 
 # Tensor-core ops, emulated lowering: every class, zero disagreements (1M tiles each: scripts/bench --mma).
 run 0 "mma exact, 20,000 tiles per op" 'mma.*' --lowering exact --cases 20000 --quiet

@@ -146,6 +146,7 @@ typedef struct {
 typedef struct {
     uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
     uint8_t tie_exps[EXP_RANGE / 8];
+    uint64_t cells[ISA_CELL_WORDS];   /* rounding cells reached */
 } class_stats;
 
 typedef struct {
@@ -169,6 +170,16 @@ static void merge_stats(class_stats *into, const class_stats *from)
     }
     for (int i = 0; i < EXP_RANGE / 8; i++)
         into->tie_exps[i] |= from->tie_exps[i];
+    for (int i = 0; i < ISA_CELL_WORDS; i++)
+        into->cells[i] |= from->cells[i];
+}
+
+static unsigned count_cells(const class_stats *s)
+{
+    unsigned n = 0;
+    for (int i = 0; i < ISA_CELL_WORDS; i++)
+        n += (unsigned)__builtin_popcountll(s->cells[i]);
+    return n;
 }
 
 static unsigned count_exps(const class_stats *s)
@@ -202,6 +213,7 @@ typedef struct {
 
 static void note_classes(class_stats *st, gen_class c, uint32_t mask, const isa_trace *t)
 {
+    isa_trace_cells(t, st->cells);
     st->generated[c]++;
     if (mask & (1u << c))
         st->verified[c]++;
@@ -411,15 +423,16 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
 
 static void print_summary(FILE *f, const eng_options *o, op_report *reports, unsigned n)
 {
-    fprintf(f, "\n%-24s %12s %13s %11s  %s\n", "op", "cases", "disagreements", "cases/s", "achieved class rates");
+    fprintf(f, "\n%-24s %12s %13s %11s %6s  %s\n", "op", "cases", "disagreements", "cases/s", "cells", "achieved class rates");
     for (unsigned i = 0; i < n; i++) {
         op_report *r = &reports[i];
         if (r->skipped[0] && !r->cases) {
             fprintf(f, "%-24s SKIPPED: %s\n", r->op->name, r->skipped);
             continue;
         }
-        fprintf(f, "%-24s %12llu %13llu %11.0f ", r->op->name, (unsigned long long)r->cases,
-                (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0);
+        fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
+                (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0,
+                count_cells(&r->stats));
         bool seen[GEN_CLASS_COUNT] = {false};
         for (unsigned c = 0; c < o->n_classes; c++) {
             gen_class k = o->classes[c];
@@ -492,6 +505,7 @@ static void write_json(FILE *f, void *ctx)
         }
         json_end_object(&j);
         json_uint(&j, "tie_exponents", count_exps(&r->stats));
+        json_uint(&j, "rounding_cells", count_cells(&r->stats));
         json_array(&j, "disagreements_kept");
         for (unsigned k = 0; k < r->n_kept; k++) {
             finding *fd = &r->kept[k];

@@ -134,3 +134,17 @@ unsigned isa_op_classes(const isa_op *op, const gen_class *wanted, unsigned n, g
             out[k++] = wanted[i];
     return k;
 }
+
+void isa_trace_cells(const isa_trace *t, uint64_t *cells)
+{
+    for (unsigned s = 0; s < t->n_steps; s++) {
+        const isa_step *st = &t->step[s];
+        if (!st->final)
+            continue;
+        unsigned kind = st->exact.kind == FPK_NAN ? 5 : st->exact.kind == FPK_INF ? 4 : st->exact.kind == FPK_ZERO ? 0
+                        : st->info.overflow ? 3 : st->info.tiny ? 1 : 2;
+        unsigned cell = kind << 5 | (unsigned)(st->info.position != FP_EXACT) << 4 | (unsigned)st->info.lsb << 3 |
+                        (unsigned)st->info.guard << 2 | (unsigned)st->info.sticky << 1 | (unsigned)st->exact.sign;
+        cells[cell / 64] |= 1ull << (cell % 64);
+    }
+}

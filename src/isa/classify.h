@@ -22,5 +22,11 @@ uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, ui
  * Returns how many (0: none applies). */
 unsigned isa_op_classes(const isa_op *op, const gen_class *wanted, unsigned n, gen_class *out);
 int isa_trace_tie_exponent(const isa_trace *t);
+/* The rounding cells of a trace's final roundings (result kind x exact x
+ * last bit x guard x sticky x sign: 7 bits, 0..191), as bits set in
+ * cells[ISA_CELL_WORDS]; the same cells fuzz_diff counts. */
+#define ISA_CELLS 192
+#define ISA_CELL_WORDS ((ISA_CELLS + 63) / 64)
+void isa_trace_cells(const isa_trace *t, uint64_t *cells);
 
 #endif
