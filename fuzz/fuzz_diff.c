@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "engine/campaign.h"
 #include "engine/compare.h"
 #include "engine/exec.h"
@@ -79,10 +80,30 @@ static eng_exec *exec[LOWERING_COUNT];
 static io_known known;
 static char driver[600];
 
+/* A ClusterFuzzLite or OSS-Fuzz runner has neither the source tree nor a
+ * Vulkan driver: ci/clusterfuzzlite/build.sh ships the known rules and
+ * lavapipe beside the target, found here through argv[0]. */
+static void use_bundle(const char *argv0, const char **known_dir)
+{
+    static char known_path[4096], icd_path[4096];
+    const char *slash = strrchr(argv0, '/');
+    int dir_len = slash ? (int)(slash - argv0) : 1;
+    const char *dir = slash ? argv0 : ".";
+    snprintf(known_path, sizeof known_path, "%.*s/tiefuzz-known", dir_len, dir);
+    snprintf(icd_path, sizeof icd_path, "%.*s/lib/lvp_icd.json", dir_len, dir);
+    if (!*known_dir && access(known_path, R_OK) == 0)
+        *known_dir = known_path;
+    if (!getenv("VK_DRIVER_FILES") && !getenv("VK_ICD_FILENAMES") && access(icd_path, R_OK) == 0)
+        setenv("VK_DRIVER_FILES", icd_path, 0);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc, (void)argv;
+    (void)argc;
     char err[1024];
+    const char *known_dir = getenv("TIEFUZZ_KNOWN");
+    if (argv && *argv && (*argv)[0])
+        use_bundle((*argv)[0], &known_dir);
     device = vkd_open(getenv("TIEFUZZ_DEVICE"), false, err, sizeof err);
     if (!device) {
         fprintf(stderr, "fuzz_diff: %s\n", err);
@@ -93,8 +114,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             fprintf(stderr, "fuzz_diff: %s\n", err);
             exit(3);
         }
-    const char *dir = getenv("TIEFUZZ_KNOWN");
-    if (io_known_load_dir(dir ? dir : eng_default_known_dir(), &known, err, sizeof err))
+    if (io_known_load_dir(known_dir ? known_dir : eng_default_known_dir(), &known, err, sizeof err))
         fprintf(stderr, "fuzz_diff: known divergences: %s\n", err);
     snprintf(driver, sizeof driver, "%s %s", vkd_device_info(device)->driver_name, vkd_device_info(device)->driver_info);
     plain = getenv("TIEFUZZ_PLAIN") && strcmp(getenv("TIEFUZZ_PLAIN"), "0");

@@ -73,6 +73,28 @@ if command -v clang >/dev/null 2>&1; then
         tail -20 "$tmp/build.log"
         bad "clang fuzz build"
     fi
+    # The ClusterFuzzLite build script, run by hand as its builder would (ASan here): it builds
+    # both targets into $OUT with what a runner without the source tree or a GPU needs, and
+    # the targets it built run from there.
+    mkdir -p "$tmp/cfl/out" "$tmp/cfl/work" "$tmp/cfl/seeds"
+    if CC=clang CFLAGS="-fsanitize=address -fsanitize-address-use-after-scope" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+        SRC="$tmp/cfl" WORK="$tmp/cfl/work" OUT="$tmp/cfl/out" "$SRC/ci/clusterfuzzlite/build.sh" >"$tmp/cfl.log" 2>&1; then
+        ok
+        for f in fuzz_formats fuzz_diff fuzz_diff.options fuzz_diff_seed_corpus.zip fuzz_formats.dict \
+            lib/lvp_icd.json lib/libvulkan.so.1 tiefuzz-known/lavapipe.txt; do
+            [ -s "$tmp/cfl/out/$f" ] && ok || bad "ClusterFuzzLite build: no $f in \$OUT"
+        done
+        ldd "$tmp/cfl/out/fuzz_diff" | grep -q "libvulkan.so.1 => $tmp/cfl/out/lib/" && ok \
+            || bad "ClusterFuzzLite build: fuzz_diff does not load the Vulkan loader shipped in \$OUT/lib"
+        (cd "$tmp/cfl/seeds" && unzip -q ../out/fuzz_diff_seed_corpus.zip)
+        (cd / && ASAN_OPTIONS=detect_leaks=0 "$tmp/cfl/out/fuzz_diff" -max_total_time=5 \
+            -dict="$tmp/cfl/out/fuzz_diff.dict" -artifact_prefix="$tmp/cfl-" "$tmp/cfl/seeds") >"$tmp/cfl-run.log" 2>&1 \
+            && grep -q "DONE" "$tmp/cfl-run.log" && ok || { tail -20 "$tmp/cfl-run.log"; bad "fuzz_diff from the ClusterFuzzLite \$OUT"; }
+        grep -E "^#[0-9]+.*DONE" "$tmp/cfl-run.log" | tail -1
+    else
+        tail -20 "$tmp/cfl.log"
+        bad "the ClusterFuzzLite build script failed"
+    fi
 else
     echo "skipped: clang is not installed, so no libFuzzer build (the replay builds ran)"
 fi
