@@ -76,9 +76,12 @@ if command -v clang >/dev/null 2>&1; then
     # The ClusterFuzzLite build script, run by hand as its builder would (ASan here): it builds
     # both targets into $OUT with what a runner without the source tree or a GPU needs, and
     # the targets it built run from there.
-    mkdir -p "$tmp/cfl/out" "$tmp/cfl/work" "$tmp/cfl/seeds"
-    if CC=clang CFLAGS="-fsanitize=address -fsanitize-address-use-after-scope" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
-        SRC="$tmp/cfl" WORK="$tmp/cfl/work" OUT="$tmp/cfl/out" "$SRC/ci/clusterfuzzlite/build.sh" >"$tmp/cfl.log" 2>&1; then
+    # The builder's layout (ci/clusterfuzzlite/Dockerfile): the checkout in $SRC/tiefuzz, the script as $SRC/build.sh.
+    mkdir -p "$tmp/cfl/out" "$tmp/cfl/work" "$tmp/cfl/seeds" "$tmp/cfl/src"
+    ln -s "$SRC" "$tmp/cfl/src/tiefuzz" && cp "$SRC/ci/clusterfuzzlite/build.sh" "$tmp/cfl/src/build.sh"
+    if (cd "$tmp/cfl/src/tiefuzz" && CC=clang CFLAGS="-fsanitize=address -fsanitize-address-use-after-scope" \
+        LIB_FUZZING_ENGINE=-fsanitize=fuzzer SRC="$tmp/cfl/src" WORK="$tmp/cfl/work" OUT="$tmp/cfl/out" \
+        bash "$tmp/cfl/src/build.sh") >"$tmp/cfl.log" 2>&1; then
         ok
         for f in fuzz_formats fuzz_diff fuzz_diff.options fuzz_diff_seed_corpus.zip fuzz_formats.dict \
             lib/lvp_icd.json lib/libvulkan.so.1 tiefuzz-known/lavapipe.txt; do

@@ -9,7 +9,10 @@
 #   lib/                                  shared libraries and lavapipe with its ICD file
 # fuzz_diff finds tiefuzz-known/ and lib/lvp_icd.json through argv[0].
 # By hand: CC=clang CFLAGS= LIB_FUZZING_ENGINE=-fsanitize=fuzzer SRC=.. WORK=/tmp/w OUT=/tmp/o ci/clusterfuzzlite/build.sh
-SOURCE=$(cd "$(dirname "$0")/../.." && pwd)
+# Run in place (ci/clusterfuzzlite/build.sh) or as the builder's $SRC/build.sh
+# with the checkout in $SRC/tiefuzz (the Dockerfile's layout).
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/../../meson.build" ]; then SOURCE=$(cd "$here/../.." && pwd); else SOURCE="$SRC/tiefuzz"; fi
 BUILD="$WORK/tiefuzz-build"
 TARGETS="fuzz_formats fuzz_diff"
 
