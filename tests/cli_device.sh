@@ -88,8 +88,8 @@ PY
 # Two shards cover exactly what one run does, with no overlap.
 for sh in none 0/2 1/2; do
     extra=(); [ "$sh" = none ] || extra=(--shard "$sh")
-    run 1 "shard $sh" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --no-findings --keep 1000000 \
-        --json "$tmp/shard-${sh/\//-}.json" "${extra[@]}"
+    run 1 "shard $sh" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --findings "$tmp/f-${sh/\//-}" \
+        --keep 1000000 --json "$tmp/shard-${sh/\//-}.json" "${extra[@]}"
 done
 python3 - "$tmp" <<'PY' && ok || bad "shards 0/2 and 1/2 together equal one run"
 import json, sys
@@ -99,6 +99,24 @@ assert one["cases"] == a["cases"] + b["cases"] == 600000
 cases = lambda o: sorted(x["case"] for x in o["disagreements_kept"])
 assert cases(one) == sorted(cases(a) + cases(b)) and not set(cases(a)) & set(cases(b))
 PY
+
+# Their finding directories merge into the findings of the one run: same signatures, counts summed.
+"$T" merge "$tmp/f-0-2" "$tmp/f-1-2" -o "$tmp/f-merged" --json "$tmp/merged.json" >"$tmp/out" 2>"$tmp/err" && ok \
+    || { cat "$tmp/err"; bad "merge of the shards' findings"; }
+python3 - "$tmp" <<'PY' && ok || bad "merged shard findings equal the unsharded run's"
+import json, os, sys
+t = sys.argv[1]
+assert sorted(os.listdir(f"{t}/f-merged")) == sorted(os.listdir(f"{t}/f-none")), os.listdir(f"{t}/f-merged")
+one = {f["signature"]: f["count"] for f in json.load(open(f"{t}/shard-none.json"))["findings"]}
+merged = {f["signature"]: f["count"] for f in json.load(open(f"{t}/merged.json"))["findings"]}
+assert merged == one, (merged, one)
+PY
+# A corrupt input stops the merge before anything is written, naming the file.
+cp -r "$tmp/f-0-2" "$tmp/f-bad"
+victim=$(ls "$tmp/f-bad" | head -1)
+sed -i '3s/./X/' "$tmp/f-bad/$victim"
+"$T" merge "$tmp/f-bad" "$tmp/f-1-2" -o "$tmp/f-never" >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -e "$tmp/f-never" ] && grep -q "$victim" "$tmp/err" && ok || bad "merge with a corrupt finding: want exit 2, nothing written, the file named"
 
 run 3 "no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10
 grep -q "no Vulkan device matches 'no-such-gpu'" "$tmp/err" && ok || bad "missing device named"

@@ -90,6 +90,20 @@ int main(void)
     CHECK(g.input[2] == 0xbf801000 && g.host[0] == 0x33800000 && g.signature == f.signature && g.minimized, "values");
     CHECK(g.case_index == 42 && g.count == 3 && !strcmp(g.original_controls, f.original_controls), "provenance");
 
+    /* The final count of a run replaces the count line only; the rest, explanation included, stays. */
+    char *recounted = io_finding_with_count(text, strlen(text), 123456789012ull);
+    CHECK(recounted && io_finding_parse(recounted, strlen(recounted), "r.finding", &g, err, sizeof err) == 0,
+          "recounted file parses: %s", err);
+    CHECK(g.count == 123456789012ull && g.case_index == 42 && g.signature == f.signature, "recounted fields");
+    if (recounted) {   /* from the line after count up to the checksum line, byte for byte */
+        const char *a = strchr(strstr(text, "\ncount ") + 1, '\n'), *b = strchr(strstr(recounted, "\ncount ") + 1, '\n');
+        size_t na = (size_t)(strstr(a, "checksum xxh64") - a), nb = (size_t)(strstr(b, "checksum xxh64") - b);
+        CHECK(na == nb && !memcmp(a, b, na) && strstr(a, "| line two"), "the rest, explanation included, unchanged");
+    }
+    CHECK(recounted && !strncmp(recounted, text, (size_t)(strstr(text, "\ncount ") - text)), "prefix unchanged");
+    free(recounted);
+    CHECK(io_finding_with_count("no count here\n", 14, 5) == NULL, "a file without a count line");
+
     /* Corruptions. */
     char *bad = strdup(text);
     bad[strstr(bad, "input") - bad + 6] = '4';  /* one changed digit */

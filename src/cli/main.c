@@ -15,6 +15,7 @@ static const char usage[] =
     "  repro FILE... [opts]         re-run finding or crash files on the device and the host\n"
     "  minimize FILE [opts]         shrink a finding's case, keeping its signature\n"
     "  export FILE|DIR... --format tuples|amber|testfloat [-o DIR]\n"
+    "  merge DIR... [-o DIR]        finding directories of shards or machines into one\n"
     "  replay [PATH...] [opts]      run regression tuple files on the host and a device\n"
     "  fit OP --param ... --results FILE   which model parameters reproduce measured tiles\n"
     "\n"
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
                     {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader},
-                    {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"replay", cmd_replay},
+                    {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"merge", cmd_merge}, {"replay", cmd_replay},
                     {"fit", cmd_fit}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))

@@ -35,6 +35,7 @@ int cmd_shader(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 

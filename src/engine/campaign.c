@@ -653,6 +653,11 @@ int eng_run(const eng_options *o)
             reports[i].op = ops[i];
     sigaction(SIGINT, &old, NULL);
     print_summary(stdout, o, reports, (unsigned)n);
+    char finish_err[1200];
+    if (eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
+        fprintf(stderr, "tiefuzz run: %s\n", finish_err);
+        status = status ? status : 4;
+    }
     eng_findings_print(s.findings, stdout);
     if (eng_findings_known(s.findings))
         printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",

@@ -195,6 +195,32 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     return 0;
 }
 
+int eng_findings_finish(eng_findings *f, char *err, size_t errn)
+{
+    for (unsigned i = 0; i < f->n; i++) {
+        sig_entry *e = &f->sigs[i];
+        if (!e->path[0] || e->count == 1)
+            continue;
+        char *buf;
+        size_t len;
+        if (io_read_file(e->path, IO_FINDING_MAX_BYTES, &buf, &len, err, errn))
+            return -1;
+        char *text = io_finding_with_count(buf, len, e->count);
+        free(buf);
+        if (!text) {
+            snprintf(err, errn, "%s: no count line to update", e->path);
+            return -1;
+        }
+        int rc = io_write_atomic(e->path, write_file, text);
+        free(text);
+        if (rc) {
+            snprintf(err, errn, "cannot write %s (%s)", e->path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void eng_findings_print(const eng_findings *f, FILE *out)
 {
     if (!f->n)

@@ -29,6 +29,9 @@ void eng_findings_destroy(eng_findings *f);
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
                      size_t errn, bool *device_error);
+/* At the end of a run: each finding file written gets its final count (the
+ * cases with its signature), so merged shards can sum them.  0, or -1 with err. */
+int eng_findings_finish(eng_findings *f, char *err, size_t errn);
 uint64_t eng_findings_unknown(const eng_findings *f);  /* disagreements not known */
 uint64_t eng_findings_known(const eng_findings *f);
 void eng_findings_print(const eng_findings *f, FILE *out);

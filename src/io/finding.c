@@ -373,3 +373,28 @@ int io_read_file(const char *path, size_t max, char **buf, size_t *len, char *er
     *len = n;
     return 0;
 }
+
+char *io_finding_with_count(const char *buf, size_t len, uint64_t count)
+{
+    const char *tag = "\ncount ", *at = NULL;
+    for (size_t i = 0; i + strlen(tag) <= len; i++)
+        if (!memcmp(buf + i, tag, strlen(tag))) {
+            at = buf + i + 1;
+            break;
+        }
+    const char *sum = NULL;   /* the checksum line: the last one */
+    for (size_t i = len >= 2 ? len - 2 : 0; i > 0; i--)
+        if (buf[i] == '\n') {
+            sum = buf + i + 1;
+            break;
+        }
+    if (!at || !sum || at >= sum)
+        return NULL;
+    const char *eol = memchr(at, '\n', (size_t)(sum - at));
+    if (!eol)
+        return NULL;
+    buf_t b = {NULL, 0, 0};
+    put(&b, "%.*scount %llu%.*s", (int)(at - buf), buf, (unsigned long long)count, (int)(sum - eol), eol);
+    put(&b, "checksum xxh64 %016llx\n", (unsigned long long)XXH64(b.s, b.len, 0));
+    return b.s;
+}

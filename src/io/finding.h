@@ -35,6 +35,10 @@ typedef struct {
 
 /* Render to a malloc'd NUL-terminated buffer (checksum line included). */
 char *io_finding_format(const io_finding *f);
+/* A finding file's text with its "count" line set to count and the checksum
+ * redone, everything else byte for byte (the explanation survives, which a
+ * parse and format would drop).  malloc'd, or NULL if buf has no count line. */
+char *io_finding_with_count(const char *buf, size_t len, uint64_t count);
 /* Parse; returns 0, or -1 with "name:line: message" in err. */
 int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *out, char *err, size_t errn);
 

@@ -1,0 +1,247 @@
+/* tiefuzz merge: the finding directories of several shards or machines
+ * into one.  A finding's file name is its op and signature, so the union is
+ * by name; where several directories hold the same signature, the simplest
+ * case (fewest significant bits, eng_case_complexity) is kept, the first
+ * directory on the command line winning ties.  Files are copied byte for
+ * byte (explanation and checksum intact), atomically.  Every input is read
+ * and checked before anything is written. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "options.h"
+#include "engine/findings.h"
+#include "engine/minimize.h"
+#include "io/finding.h"
+#include "io/json.h"
+
+static const char help[] =
+    "usage: tiefuzz merge DIR... [-o DIR] [--json FILE]\n"
+    "Merges finding directories (e.g. those of 'tiefuzz run --shard K/N' jobs) into -o DIR\n"
+    "(default findings/), which may be one of the inputs or already hold findings.  For a signature\n"
+    "found more than once, the simplest case is kept; counts are summed in the report.\n"
+    "--json FILE writes the merged list (signature, op, kind, total count, directories).\n"
+    "Exit: 0 merged, 2 bad usage or an unreadable or corrupt finding (nothing written), 4 a write failed.\n";
+
+typedef struct {
+    char name[256];        /* <op>-<signature>.finding */
+    char path[1024];       /* the copy that is kept */
+    char *bytes;
+    size_t len;
+    unsigned complexity;
+    io_finding rec;
+    uint64_t total_count;
+    unsigned n_dirs;
+} merged;
+
+typedef struct {
+    merged *items;
+    unsigned n;
+} merge_set;
+
+static merged *find_name(merge_set *s, const char *name)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (!strcmp(s->items[i].name, name))
+            return &s->items[i];
+    return NULL;
+}
+
+/* Read, check and fold one finding file into the set. */
+static int add_file(merge_set *s, const char *dir, const char *name, char *err, size_t errn)
+{
+    merged m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "%s", name);
+    snprintf(m.path, sizeof m.path, "%s/%s", dir, name);
+    if (io_read_file(m.path, IO_FINDING_MAX_BYTES, &m.bytes, &m.len, err, errn))
+        return -1;
+    if (io_finding_parse(m.bytes, m.len, m.path, &m.rec, err, errn)) {
+        free(m.bytes);
+        return -1;
+    }
+    eng_case c;
+    isa_lowering lowering;
+    const char *why = eng_finding_case(&m.rec, &c, &lowering);
+    if (why) {
+        snprintf(err, errn, "%s: %s", m.path, why);
+        free(m.bytes);
+        return -1;
+    }
+    m.complexity = eng_case_complexity(&c);
+    m.total_count = m.rec.count;
+    m.n_dirs = 1;
+    merged *have = find_name(s, name);
+    if (!have) {
+        s->items = realloc(s->items, (s->n + 1) * sizeof *s->items);
+        s->items[s->n++] = m;
+        return 0;
+    }
+    have->total_count += m.rec.count;
+    have->n_dirs++;
+    if (m.complexity < have->complexity) {   /* keep the simpler case, its bytes and record */
+        uint64_t total = have->total_count;
+        unsigned dirs = have->n_dirs;
+        free(have->bytes);
+        *have = m;
+        have->total_count = total;
+        have->n_dirs = dirs;
+    } else {
+        free(m.bytes);
+    }
+    return 0;
+}
+
+static int add_dir(merge_set *s, const char *dir, char *err, size_t errn)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errn, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    unsigned k = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len > 8 && len < 256 && !strcmp(e->d_name + len - 8, ".finding")) {
+            names = realloc(names, (k + 1) * sizeof *names);
+            names[k++] = strdup(e->d_name);
+        }
+    }
+    closedir(d);
+    /* Sorted, so the result does not depend on the order readdir returns. */
+    for (unsigned i = 1; i < k; i++)
+        for (unsigned j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    int rc = 0;
+    for (unsigned i = 0; i < k; i++) {
+        if (!rc)
+            rc = add_file(s, dir, names[i], err, errn);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+typedef struct {
+    const char *bytes;
+    size_t len;
+} raw_bytes;
+
+static void write_raw(FILE *f, void *ctx)
+{
+    const raw_bytes *r = ctx;
+    fwrite(r->bytes, 1, r->len, f);
+}
+
+static void write_report(FILE *f, void *ctx)
+{
+    const merge_set *s = ctx;
+    io_json j;
+    json_begin(&j, f);
+    json_object(&j, NULL);
+    json_string(&j, "tool", "tiefuzz merge");
+    json_uint(&j, "format", 1);
+    json_array(&j, "findings");
+    for (unsigned i = 0; i < s->n; i++) {
+        const merged *m = &s->items[i];
+        char sig[17];
+        snprintf(sig, sizeof sig, "%016llx", (unsigned long long)m->rec.signature);
+        json_object(&j, NULL);
+        json_string(&j, "signature", sig);
+        json_string(&j, "op", m->rec.op);
+        json_string(&j, "kind", m->rec.kind);
+        json_uint(&j, "count", m->total_count);
+        json_uint(&j, "directories", m->n_dirs);
+        json_uint(&j, "complexity", m->complexity);
+        json_string(&j, "kept_from", m->path);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    json_end_object(&j);
+    fputc('\n', f);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    cli_args a = {argc, argv, 1, "merge", false};
+    const char *out_dir = "findings", *json_path = NULL, *dirs[256], *v;
+    unsigned n_dirs = 0;
+    while (a.i < argc && !a.failed) {
+        if (cli_flag(&a, "--help")) {
+            fputs(help, stdout);
+            return 0;
+        } else if ((v = cli_value(&a, "-o")))
+            out_dir = v;
+        else if ((v = cli_value(&a, "--json")))
+            json_path = v;
+        else if (a.failed)
+            break;
+        else if (argv[a.i][0] == '-')
+            return cli_fail("merge", "unknown option '%s'", argv[a.i]);
+        else if (n_dirs < 256)
+            dirs[n_dirs++] = argv[a.i++];
+        else
+            return cli_fail("merge", "too many directories (at most 256)");
+    }
+    if (a.failed)
+        return 2;
+    if (!n_dirs) {
+        fputs(help, stderr);
+        return 2;
+    }
+    merge_set s = {NULL, 0};
+    char err[1024];
+    int rc = 0;
+    /* The output directory's own findings take part, first, so a merge into it never loses one. */
+    struct stat st;
+    bool out_exists = stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (out_exists && add_dir(&s, out_dir, err, sizeof err))
+        rc = 2;
+    for (unsigned i = 0; i < n_dirs && !rc; i++)
+        if (strcmp(dirs[i], out_dir) && add_dir(&s, dirs[i], err, sizeof err))
+            rc = 2;
+    if (rc) {
+        fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
+    } else if (io_make_dirs(out_dir)) {
+        fprintf(stderr, "tiefuzz merge: %s: %s\n", out_dir, strerror(errno));
+        rc = 4;
+    }
+    unsigned written = 0;
+    for (unsigned i = 0; i < s.n && !rc; i++) {
+        merged *m = &s.items[i];
+        char target[1024];
+        snprintf(target, sizeof target, "%s/%s", out_dir, m->name);
+        if (!strcmp(target, m->path))
+            continue;   /* the kept copy is already there */
+        raw_bytes r = {m->bytes, m->len};
+        if (io_write_atomic(target, write_raw, &r)) {
+            fprintf(stderr, "tiefuzz merge: %s: %s\n", target, strerror(errno));
+            rc = 4;
+        } else {
+            written++;
+        }
+    }
+    if (!rc) {
+        printf("%-18s %-28s %-22s %10s %5s  %s\n", "signature", "op", "kind", "count", "dirs", "kept from");
+        for (unsigned i = 0; i < s.n; i++) {
+            const merged *m = &s.items[i];
+            printf("%016llx   %-28s %-22s %10llu %5u  %s\n", (unsigned long long)m->rec.signature, m->rec.op,
+                   m->rec.kind, (unsigned long long)m->total_count, m->n_dirs, m->path);
+        }
+        printf("%u findings in %s (%u files written)\n", s.n, out_dir, written);
+        if (json_path && io_write_atomic(json_path, write_report, &s)) {
+            fprintf(stderr, "tiefuzz merge: %s: %s\n", json_path, strerror(errno));
+            rc = 4;
+        }
+    }
+    for (unsigned i = 0; i < s.n; i++)
+        free(s.items[i].bytes);
+    free(s.items);
+    return rc;
+}
