@@ -42,6 +42,13 @@ if command -v clang >/dev/null 2>&1; then
         # The Vulkan driver's own allocations outlive the target: leak checks there are the driver's business.
         ASAN_OPTIONS=detect_leaks=0 "$FB/fuzz/fuzz_diff" -runs=0 -artifact_prefix="$tmp/" "$SRC/corpus/fuzz/diff" >"$tmp/diff.log" 2>&1 \
             && ok || { tail -20 "$tmp/diff.log"; bad "fuzz_diff over its seeds under ASan/UBSan"; }
+        # Regression (found by scripts/nightly): the mutator handed a decoded model parameter past its
+        # value table to an evaluator (UBSan: index 256 out of bounds in maxwell_eval.c).  From that
+        # seed alone it failed within 20 seconds; it must now run clean.
+        mkdir -p "$tmp/xmad" && cp "$SRC/corpus/fuzz/diff/xmad-param-out-of-range" "$tmp/xmad/"
+        ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$FB/fuzz/fuzz_diff" \
+            -max_total_time=20 -seed=1 -artifact_prefix="$tmp/xmad-" "$tmp/xmad" >"$tmp/xmad.log" 2>&1 \
+            && ok || { grep -A5 "runtime error" "$tmp/xmad.log" | head; bad "fuzz_diff's mutator from an out-of-range parameter"; }
         # The custom mutator and semantic counters reach more rounding cells than plain libFuzzer.
         line=$(TIEFUZZ_FUZZ_BUILD="$FB" "$SRC/scripts/fuzz-cells" 8 2>/dev/null | tail -1)
         echo "$line"
