@@ -103,7 +103,7 @@ fz = suites["libFuzzer"]
 assert [c.get("name") for c in fz.findall("testcase")] == ["fuzz_diff", "fuzz_formats"]
 assert len(fz.findall("testcase/failure")) == len(crashes)
 for f in root.iter("failure"):
-    assert f.get("message") and f.get("type") and "tiefuzz repro" in f.text, f.attrib
+    assert f.get("message") and f.get("type") and "reproduce:" in f.text, f.attrib
 
 # SARIF 2.1.0: required properties and types, results linked to rules.
 r = json.load(open(f"{out}/results.sarif"))
