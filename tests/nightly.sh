@@ -39,7 +39,7 @@ if ! command -v clang >/dev/null 2>&1; then
     echo "skipped: clang is not installed, and scripts/nightly builds with clang and libFuzzer"
     exit 77
 fi
-export TIEFUZZ_NIGHTLY_BUILD="$BUILD/fuzz-clang"
+export TIEFUZZ_NIGHTLY_BUILD="$BUILD/fuzz-clang" TIEFUZZ_NO_BOOTSTRAP=1
 N="$SRC/scripts/nightly"
 
 "$N" --time 3s >/dev/null 2>&1; [ $? = 2 ] && ok || bad "--time 3s: want exit 2"
