@@ -49,11 +49,6 @@ static int load_case(const char *path, loaded_case *out, char *err, size_t errn)
                 for (unsigned i = 0; i < bc.n_param; i++)
                     out->c.in.param[i] = bc.param[i];
                 const char *why = isa_instance_check(&out->c.in);
-                for (unsigned i = 0; !why && i < PARAM_COUNT; i++)
-                    if (!(op->params & (1u << i)) ? out->c.in.param[i] != (op->param_defaults ? op->param_defaults[i] : 0)
-                        : isa_params[i].integer ? out->c.in.param[i] < isa_params[i].lo || out->c.in.param[i] > isa_params[i].hi
-                                                : out->c.in.param[i] < 0 || (unsigned)out->c.in.param[i] >= isa_params[i].count)
-                        why = "a model parameter is out of range, or given to an op that has no such parameter";
                 if (why) {
                     snprintf(err, errn, "%s:1: %s", path, why);
                     rc = -1;

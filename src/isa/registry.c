@@ -271,6 +271,20 @@ const char *isa_instance_check(const isa_instance *in)
                      isa_controls[i].name, in->ctrl[i]);
             return parse_error;
         }
+    /* A parameter indexes its value table in the evaluators: every reader
+     * (parsed text, binary cases, mutated fuzz inputs) is held to its range. */
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        int32_t v = in->param[i];
+        bool bad = !(in->op->params & (1u << i))
+                       ? v != (in->op->param_defaults ? in->op->param_defaults[i] : 0)
+                       : isa_params[i].integer ? v < isa_params[i].lo || v > isa_params[i].hi
+                                               : v < 0 || (unsigned)v >= isa_params[i].count;
+        if (bad) {
+            snprintf(parse_error, sizeof parse_error, "%s: model parameter %s=%d is %s", in->op->name,
+                     isa_params[i].name, v, in->op->params & (1u << i) ? "out of range" : "not one this op has");
+            return parse_error;
+        }
+    }
     return in->op->impl->check ? in->op->impl->check(in) : NULL;
 }
 
