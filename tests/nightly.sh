@@ -47,8 +47,12 @@ N="$SRC/scripts/nightly"
 
 default=$("$BUILD/src/tiefuzz" devices --json | python3 -c 'import json,sys; print([d["name"] for d in json.load(sys.stdin)["devices"] if d["default"]][0])')
 mkdir -p "$tmp/none"
-"$N" --time 16s --ops rdna2.v_fma_f32 --known "$tmp/none" --out "$tmp/n" >"$tmp/night1.log" 2>&1
+mkdir -p "$tmp/cwd"
+(cd "$tmp/cwd" && "$N" --time 16s --ops rdna2.v_fma_f32 --known "$tmp/none" --out "$tmp/n") >"$tmp/night1.log" 2>&1
 night1=$?
+# Everything a night writes is under --out: nothing in the working directory (libFuzzer's
+# crash-* files from the corpus merge once landed there).
+[ -z "$(ls -A "$tmp/cwd")" ] && ok || bad "scripts/nightly wrote into its working directory: $(ls -A "$tmp/cwd")"
 case "$default" in
 llvmpipe*) [ $night1 = 1 ] && ok || { tail -20 "$tmp/night1.log"; bad "night 1 on lavapipe without known rules: exit $night1, want 1"; } ;;
 *) echo "note: default device $default; night 1 exited $night1"
