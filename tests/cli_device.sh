@@ -111,6 +111,68 @@ one = {f["signature"]: f["count"] for f in json.load(open(f"{t}/shard-none.json"
 merged = {f["signature"]: f["count"] for f in json.load(open(f"{t}/merged.json"))["findings"]}
 assert merged == one, (merged, one)
 PY
+# ... byte for byte: per signature the earliest case's finding, with the summed count.
+diff -r "$tmp/f-merged" "$tmp/f-none" >&2 && ok || bad "merged shard finding files differ from the unsharded run's"
+
+# --jobs: worker processes give what one process gives, for the same seed and cases: the same
+# finding files byte for byte, and the same --json but for timings and finding paths.  A
+# private TMPDIR shows the workers' scratch directory is cleaned up.
+mkdir -p "$tmp/scratch"
+export TMPDIR="$tmp/scratch"
+run 1 "--jobs 2" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --findings "$tmp/f-jobs2" \
+    --keep 1000000 --json "$tmp/jobs2.json" --jobs 2
+diff -r "$tmp/f-jobs2" "$tmp/f-none" >&2 && ok || bad "--jobs 2 finding files differ from --jobs 1's"
+python3 - "$tmp/shard-none.json" "$tmp/jobs2.json" <<'PY' && ok || bad "--jobs 2 report differs from --jobs 1's"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    for o in d["ops"]:
+        o.pop("seconds")
+    for f in d["findings"]:
+        f.pop("file")
+assert a["ops"][0]["cases"] == 600000 and a["ops"][0]["disagreements_kept"], a["ops"][0]["cases"]
+for k in a:
+    assert a[k] == b[k], k
+PY
+# Jobs compose with shards: 2 workers on shard 0/2 and 3 on shard 1/2 merge into the one run.
+run 1 "--jobs 2 --shard 0/2" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --findings "$tmp/f-j0" \
+    --shard 0/2 --jobs 2
+run 1 "--jobs 3 --shard 1/2" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tmp/none" --findings "$tmp/f-j1" \
+    --shard 1/2 --jobs 3
+"$T" merge "$tmp/f-j0" "$tmp/f-j1" -o "$tmp/f-jm" >/dev/null 2>"$tmp/err" && diff -r "$tmp/f-jm" "$tmp/f-none" >&2 \
+    && ok || bad "jobs within shards, merged, differ from the one run"
+[ -z "$(ls -A "$tmp/scratch")" ] && ok || bad "--jobs left its scratch directory: $(ls "$tmp/scratch")"
+# A missing device: every worker says so, exit 3.
+run 3 "--jobs 2, no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10 --jobs 2
+grep -q "no Vulkan device matches 'no-such-gpu'" "$tmp/err" && ok || bad "--jobs: missing device named"
+# A worker killed mid-run: exit 4 naming it, and the other worker's findings are still merged.
+"$T" run rdna2.v_fma_f32 --time 6s --known "$tmp/none" --findings "$tmp/f-killed" --jobs 2 --show 0 \
+    >"$tmp/out" 2>"$tmp/err" &
+parent=$!
+sleep 2.5
+victim_pid=$(pgrep -P "$parent" | tail -1)
+[ -n "$victim_pid" ] && kill -KILL "$victim_pid"
+wait "$parent"
+got=$?
+[ "$got" = 4 ] && grep -q "was killed by signal 9" "$tmp/err" && ls "$tmp/f-killed"/*.finding >/dev/null 2>&1 \
+    && ok || { bad "--jobs with a killed worker: exit $got, want 4, a message and the other's findings"; cat "$tmp/err" >&2; }
+# What the killed worker had written is kept, and the message says where.
+if [ -n "$(ls -A "$tmp/scratch")" ]; then grep -q "finding files are kept in $tmp/scratch/tiefuzz-jobs-" "$tmp/err"; fi \
+    && ok || bad "--jobs: a killed worker's files kept without saying where"
+rm -rf "$tmp/scratch"/*
+# SIGINT to the parent alone reaches the workers: they stop early and the run ends with its summary.
+"$T" run rdna2.v_fma_f32 --time 120s --known "$tmp/none" --no-findings --jobs 2 --show 0 >"$tmp/out" 2>"$tmp/err" &
+parent=$!
+sleep 3
+kill -INT "$parent"
+start=$SECONDS
+wait "$parent"
+got=$?
+[ "$got" = 1 ] && [ $((SECONDS - start)) -lt 60 ] && grep -q "interrupted" "$tmp/err" && grep -q "rdna2.v_fma_f32" "$tmp/out" \
+    && ok || { bad "--jobs interrupted: exit $got after $((SECONDS - start)) s"; cat "$tmp/err" >&2; }
+[ -z "$(ls -A "$tmp/scratch")" ] && ok || bad "--jobs left its scratch directory after an interrupt: $(ls "$tmp/scratch")"
+unset TMPDIR
+
 # A corrupt input stops the merge before anything is written, naming the file.
 cp -r "$tmp/f-0-2" "$tmp/f-bad"
 victim=$(ls "$tmp/f-bad" | head -1)

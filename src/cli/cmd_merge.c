@@ -1,10 +1,13 @@
 /* tiefuzz merge: the finding directories of several shards or machines
  * into one.  A finding's file name is its op and signature, so the union is
- * by name; where several directories hold the same signature, the simplest
- * case (fewest significant bits, eng_case_complexity) is kept, the first
- * directory on the command line winning ties.  Files are copied byte for
- * byte (explanation and checksum intact), atomically.  Every input is read
- * and checked before anything is written. */
+ * by name.  Where several directories hold the same signature, the one
+ * kept is, between runs of the same seed, the finding of the earliest case
+ * (the one an unsharded run would have minimized and written, so merged
+ * shards give that run's files byte for byte) and otherwise the simplest
+ * case (fewest significant bits, eng_case_complexity); the first directory
+ * on the command line wins ties.  The kept file's count line becomes the
+ * sum of the counts; all else is copied byte for byte (explanation intact),
+ * atomically.  Every input is read and checked before anything is written. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +24,8 @@ static const char help[] =
     "usage: tiefuzz merge DIR... [-o DIR] [--json FILE]\n"
     "Merges finding directories (e.g. those of 'tiefuzz run --shard K/N' jobs) into -o DIR\n"
     "(default findings/), which may be one of the inputs or already hold findings.  For a signature\n"
-    "found more than once, the simplest case is kept; counts are summed in the report.\n"
+    "found more than once, the finding of the earliest case is kept when the runs share a seed (as one\n"
+    "unsharded run would have written it), else the simplest case; its count becomes the sum.\n"
     "--json FILE writes the merged list (signature, op, kind, total count, directories).\n"
     "Exit: 0 merged, 2 bad usage or an unreadable or corrupt finding (nothing written), 4 a write failed.\n";
 
@@ -81,7 +85,9 @@ static int add_file(merge_set *s, const char *dir, const char *name, char *err, 
     }
     have->total_count += m.rec.count;
     have->n_dirs++;
-    if (m.complexity < have->complexity) {   /* keep the simpler case, its bytes and record */
+    bool better = m.rec.seed == have->rec.seed ? m.rec.case_index < have->rec.case_index
+                                               : m.complexity < have->complexity;
+    if (better) {   /* keep this case, its bytes and record */
         uint64_t total = have->total_count;
         unsigned dirs = have->n_dirs;
         free(have->bytes);
@@ -217,15 +223,22 @@ int cmd_merge(int argc, char **argv)
         merged *m = &s.items[i];
         char target[1024];
         snprintf(target, sizeof target, "%s/%s", out_dir, m->name);
-        if (!strcmp(target, m->path))
-            continue;   /* the kept copy is already there */
-        raw_bytes r = {m->bytes, m->len};
+        char *counted = NULL;
+        if (m->total_count != m->rec.count && !(counted = io_finding_with_count(m->bytes, m->len, m->total_count))) {
+            fprintf(stderr, "tiefuzz merge: %s: no count line to update\n", m->path);
+            rc = 4;
+            break;
+        }
+        if (!counted && !strcmp(target, m->path))
+            continue;   /* the kept copy is already there, as it is */
+        raw_bytes r = {counted ? counted : m->bytes, counted ? strlen(counted) : m->len};
         if (io_write_atomic(target, write_raw, &r)) {
             fprintf(stderr, "tiefuzz merge: %s: %s\n", target, strerror(errno));
             rc = 4;
         } else {
             written++;
         }
+        free(counted);
     }
     if (!rc) {
         printf("%-18s %-28s %-22s %10s %5s  %s\n", "signature", "op", "kind", "count", "dirs", "kept from");

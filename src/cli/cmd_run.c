@@ -9,10 +9,13 @@ static const char help[] =
     "                   [--cases N | --time DURATION] [--json FILE] [--quiet] [--shader FILE]\n"
     "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
     "                   [--show N] [--keep N] [--strict-nan] [--validate]\n"
-    "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N]\n"
+    "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N] [--jobs N]\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
     "--shard K/N runs every N-th block of 262,144 cases starting at block K: N shards cover one run.\n"
+    "--jobs N runs the campaign on N worker processes, each with its own device handle, and merges\n"
+    "their results: the same cases, findings and summary as one process (time-bound runs: N times\n"
+    "the cases).  Workers take chunks of 65,536 cases in turn, so --cases below 65,536 x N leaves some idle.\n"
     "Findings: one minimized file per new signature in DIR (default findings/); known divergences\n"
     "(default corpus/known) are reported apart and do not change the exit status.\n"
     "Exit: 0 no unknown disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -47,6 +50,12 @@ int cmd_run(int argc, char **argv)
         else if ((v = cli_value(&a, "--shard"))) {
             if (sscanf(v, "%u/%u", &o.shard, &o.shards) != 2 || o.shards == 0 || o.shard >= o.shards)
                 return cli_fail("run", "--shard '%s': expected K/N with 0 <= K < N", v);
+        }
+        else if ((v = cli_value(&a, "--jobs"))) {
+            uint64_t j;
+            if (!cli_parse_u64(v, &j) || j < 1 || j > 256)
+                return cli_fail("run", "--jobs '%s': expected 1 to 256 worker processes", v);
+            o.jobs = (unsigned)j;
         }
         else if ((v = cli_value(&a, "--device")))
             o.device = v;

@@ -19,6 +19,8 @@
 #include "explain.h"
 #include "exec.h"
 #include "findings.h"
+#include "jobs.h"
+#include "report.h"
 #include "io/json.h"
 #include "isa/classify.h"
 #include "vk/runner.h"
@@ -28,6 +30,12 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+void eng_catch_interrupts(void)
+{
+    struct sigaction sa = {.sa_handler = on_sigint};
+    sigaction(SIGINT, &sa, NULL);
 }
 
 static double now(void)
@@ -132,63 +140,26 @@ uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, co
     return isa_generate_eval(in, c, &r, words, host, trace);
 }
 
-/* ---- per-op bookkeeping ---- */
-
-typedef struct {
-    uint64_t index;
-    isa_instance in;
-    uint32_t words[ISA_MAX_IN], host[ISA_MAX_OUT], device[ISA_MAX_OUT];
-} finding;
-
-#define EXP_RANGE 2400
-/* What generation measured: per class, cases generated and verified in
- * class, cases that are ties, and the result exponents ties reached. */
-typedef struct {
-    uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
-    uint8_t tie_exps[EXP_RANGE / 8];
-    uint64_t cells[ISA_CELL_WORDS];   /* rounding cells reached */
-} class_stats;
-
-typedef struct {
-    const isa_op *op;
-    uint64_t cases, disagreements;
-    class_stats stats;
-    unsigned n_exps;
-    double seconds;
-    char declared[160];
-    char skipped[512];
-    finding *kept;
-    unsigned n_kept;
-} op_report;
-
-static void merge_stats(class_stats *into, const class_stats *from)
+uint64_t eng_next_owned(const eng_options *o, uint64_t i)
 {
-    for (int c = 0; c < GEN_CLASS_COUNT; c++) {
-        into->generated[c] += from->generated[c];
-        into->verified[c] += from->verified[c];
-        into->ties[c] += from->ties[c];
+    for (;;) {
+        uint64_t block = i / ENG_BLOCK;
+        if (o->shards > 1 && block % o->shards != o->shard) {
+            i = (block + (o->shard + o->shards - block % o->shards) % o->shards) * ENG_BLOCK;
+            continue;
+        }
+        if (o->n_jobs <= 1)
+            return i;
+        /* Number the chunks of this shard's blocks in order; a job takes every n_jobs-th. */
+        uint64_t local_block = o->shards > 1 ? block / o->shards : block;
+        uint64_t chunk = local_block * (ENG_BLOCK / ENG_CHUNK) + (i % ENG_BLOCK) / ENG_CHUNK;
+        if (chunk % o->n_jobs == o->job)
+            return i;
+        i = (i / ENG_CHUNK + 1) * ENG_CHUNK;
     }
-    for (int i = 0; i < EXP_RANGE / 8; i++)
-        into->tie_exps[i] |= from->tie_exps[i];
-    for (int i = 0; i < ISA_CELL_WORDS; i++)
-        into->cells[i] |= from->cells[i];
 }
 
-static unsigned count_cells(const class_stats *s)
-{
-    unsigned n = 0;
-    for (int i = 0; i < ISA_CELL_WORDS; i++)
-        n += (unsigned)__builtin_popcountll(s->cells[i]);
-    return n;
-}
-
-static unsigned count_exps(const class_stats *s)
-{
-    unsigned n = 0;
-    for (int i = 0; i < EXP_RANGE / 8; i++)
-        n += (unsigned)__builtin_popcount(s->tie_exps[i]);
-    return n;
-}
+/* ---- the campaign ---- */
 
 typedef struct {
     const eng_options *o;
@@ -211,7 +182,7 @@ typedef struct {
     bool busy;
 } slot;
 
-static void note_classes(class_stats *st, gen_class c, uint32_t mask, const isa_trace *t)
+static void note_classes(eng_class_stats *st, gen_class c, uint32_t mask, const isa_trace *t)
 {
     isa_trace_cells(t, st->cells);
     st->generated[c]++;
@@ -219,8 +190,8 @@ static void note_classes(class_stats *st, gen_class c, uint32_t mask, const isa_
         st->verified[c]++;
     if (mask & (1u << GEN_TIE)) {
         st->ties[c]++;
-        int e = isa_trace_tie_exponent(t) + EXP_RANGE / 2;
-        if (e >= 0 && e < EXP_RANGE)
+        int e = isa_trace_tie_exponent(t) + ENG_EXP_RANGE / 2;
+        if (e >= 0 && e < ENG_EXP_RANGE)
             st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
     }
 }
@@ -234,7 +205,7 @@ typedef struct {
     unsigned from, to;
     const gen_class *classes;
     unsigned n_classes;
-    class_stats stats;
+    eng_class_stats stats;
 } fill_job;
 
 static void *fill_slice(void *arg)
@@ -251,7 +222,7 @@ static void *fill_slice(void *arg)
     return NULL;
 }
 
-static void fill(run_state *s, op_report *r, slot *sl)
+static void fill(run_state *s, eng_op_report *r, slot *sl)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
@@ -277,11 +248,11 @@ static void fill(run_state *s, op_report *r, slot *sl)
     for (unsigned k = 1; k < threads; k++)
         pthread_join(tid[k], NULL);
     for (unsigned k = 0; k < threads; k++)
-        merge_stats(&r->stats, &jobs[k].stats);
+        eng_stats_merge(&r->stats, &jobs[k].stats);
     memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
 }
 
-static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
+static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
@@ -305,7 +276,7 @@ static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
         }
         r->disagreements++;
         if (r->n_kept < o->keep) {
-            finding *f = &r->kept[r->n_kept++];
+            eng_kept_case *f = &r->kept[r->n_kept++];
             f->index = sl->start + i;
             f->in = sl->in;
             memcpy(f->words, w, op->n_in * 4);
@@ -324,7 +295,7 @@ static void check(run_state *s, op_report *r, slot *sl, uint8_t *bad)
     free(copy);
 }
 
-static void status_line(const op_report *r, double started, double deadline, bool time_bound)
+static void status_line(const eng_op_report *r, double started, double deadline, bool time_bound)
 {
     double t = now();
     double rate = t > started ? (double)r->cases / (t - started) : 0;
@@ -335,7 +306,7 @@ static void status_line(const op_report *r, double started, double deadline, boo
     fflush(stderr);
 }
 
-static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
+static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
                   double deadline, slot slots[2], uint8_t *bad)
 {
     const eng_options *o = s->o;
@@ -349,13 +320,13 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
     for (;;) {
         /* Prepare and submit the next batch into the free slot. */
         slot *sl = &slots[cur];
-        /* A shard takes every shards-th block: N shards cover what one run does. */
-        if (o->shards > 1 && (next / ENG_BLOCK) % o->shards != o->shard)
-            next = ((next / ENG_BLOCK) + (o->shard + o->shards - (next / ENG_BLOCK) % o->shards) % o->shards) * ENG_BLOCK;
+        next = eng_next_owned(o, next);
         bool more = next < total && !interrupted && !(time_bound && now() >= deadline);
         if (more) {
             uint64_t block = next / ENG_BLOCK;
             uint64_t end = (block + 1) * ENG_BLOCK;
+            if (o->n_jobs > 1)   /* a job owns single chunks of the block */
+                end = (next / ENG_CHUNK + 1) * ENG_CHUNK;
             if (end > total)
                 end = total;
             uint64_t count = end - next;
@@ -419,127 +390,21 @@ static int run_op(run_state *s, op_report *r, const isa_instance *tmpl, bool fix
     return EXIT_AGREE;
 }
 
-/* ---- reports ---- */
-
-static void print_summary(FILE *f, const eng_options *o, op_report *reports, unsigned n)
+/* The ops a run selects and their templates, with the options' controls and
+ * parameters, so a bad --ctrl or --param fails before any device opens.
+ * Returns the op count, or -(exit status) after saying why. */
+static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_out, unsigned *usable_out)
 {
-    fprintf(f, "\n%-24s %12s %13s %11s %6s  %s\n", "op", "cases", "disagreements", "cases/s", "cells", "achieved class rates");
-    for (unsigned i = 0; i < n; i++) {
-        op_report *r = &reports[i];
-        if (r->skipped[0] && !r->cases) {
-            fprintf(f, "%-24s SKIPPED: %s\n", r->op->name, r->skipped);
-            continue;
-        }
-        fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
-                (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0,
-                count_cells(&r->stats));
-        bool seen[GEN_CLASS_COUNT] = {false};
-        for (unsigned c = 0; c < o->n_classes; c++) {
-            gen_class k = o->classes[c];
-            if (seen[k] || !r->stats.generated[k])
-                continue;
-            seen[k] = true;
-            double rate = 100.0 * (double)r->stats.verified[k] / (double)r->stats.generated[k];
-            bool float_op = !r->op->classes || (r->op->classes & (1u << GEN_TIE));
-            if (k == GEN_RANDOM && float_op)
-                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->stats.ties[k] / (double)r->stats.generated[k]);
-            else if (k == GEN_RANDOM)
-                continue;
-            else
-                fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
-            if (k == GEN_TIE && count_exps(&r->stats))
-                fprintf(f, " (%u exps)", count_exps(&r->stats));
-        }
-        fprintf(f, "\n");
-        if (r->skipped[0])
-            fprintf(f, "%-24s stopped: %s\n", "", r->skipped);
-    }
-}
-
-typedef struct {
-    const eng_options *o;
-    const vkd_info *dev;
-    op_report *reports;
-    unsigned n;
-    const eng_findings *findings;
-} json_ctx;
-
-static void write_json(FILE *f, void *ctx)
-{
-    json_ctx *c = ctx;
-    io_json j;
-    char buf[256], ver[32];
-    json_begin(&j, f);
-    json_object(&j, NULL);
-    json_string(&j, "tool", "tiefuzz");
-    json_uint(&j, "format", 1);
-    json_object(&j, "device");
-    json_string(&j, "name", c->dev->name);
-    json_string(&j, "driver", c->dev->driver_name);
-    json_string(&j, "driver_info", c->dev->driver_info);
-    json_uint(&j, "driver_version", c->dev->driver_version);
-    json_string(&j, "api_version", vkd_version_text(c->dev->api_version, ver, sizeof ver));
-    json_end_object(&j);
-    json_string(&j, "lowering", c->o->shader_path ? "user-shader" : isa_lowering_name(c->o->lowering));
-    json_uint(&j, "seed", c->o->seed);
-    json_array(&j, "ops");
-    for (unsigned i = 0; i < c->n; i++) {
-        op_report *r = &c->reports[i];
-        json_object(&j, NULL);
-        json_string(&j, "op", r->op->name);
-        json_uint(&j, "cases", r->cases);
-        json_uint(&j, "disagreements", r->disagreements);
-        json_double(&j, "seconds", r->seconds);
-        json_string(&j, "declared", r->declared);
-        json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
-        json_object(&j, "classes");
-        for (int k = 0; k < GEN_CLASS_COUNT; k++) {
-            if (!r->stats.generated[k])
-                continue;
-            json_object(&j, gen_class_name((gen_class)k));
-            json_uint(&j, "generated", r->stats.generated[k]);
-            json_uint(&j, "verified", r->stats.verified[k]);
-            json_double(&j, "rate", (double)r->stats.verified[k] / (double)r->stats.generated[k]);
-            json_double(&j, "tie_rate", (double)r->stats.ties[k] / (double)r->stats.generated[k]);
-            json_end_object(&j);
-        }
-        json_end_object(&j);
-        json_uint(&j, "tie_exponents", count_exps(&r->stats));
-        json_uint(&j, "rounding_cells", count_cells(&r->stats));
-        json_array(&j, "disagreements_kept");
-        for (unsigned k = 0; k < r->n_kept; k++) {
-            finding *fd = &r->kept[k];
-            json_object(&j, NULL);
-            json_uint(&j, "case", fd->index);
-            json_string(&j, "controls", isa_controls_text(&fd->in, buf, sizeof buf));
-            json_string(&j, "params", isa_params_text(&fd->in, buf, sizeof buf));
-            json_hex_words(&j, "input", fd->words, r->op->n_in);
-            json_hex_words(&j, "host", fd->host, r->op->n_out);
-            json_hex_words(&j, "device", fd->device, r->op->n_out);
-            json_end_object(&j);
-        }
-        json_end_array(&j);
-        json_end_object(&j);
-    }
-    json_end_array(&j);
-    eng_findings_json(c->findings, &j);
-    json_end_object(&j);
-}
-
-int eng_run(const eng_options *o)
-{
-    const isa_op *ops[256];
     const char *bad = NULL;
     int n = eng_select_ops(o->globs, o->n_globs, ops, 256, &bad);
     if (n < 0) {
         fprintf(stderr, "tiefuzz run: no op matches '%s' (see 'tiefuzz ops')\n", bad);
-        return EXIT_USAGE;
+        return -EXIT_USAGE;
     }
     if (o->shader_path && n != 1) {
         fprintf(stderr, "tiefuzz run: --shader needs exactly one op; %d match\n", n);
-        return EXIT_USAGE;
+        return -EXIT_USAGE;
     }
-    /* Templates first, so a bad --ctrl or --param fails before the device opens. */
     isa_instance *tmpl = calloc((size_t)n, sizeof *tmpl);
     unsigned usable = 0;
     for (int i = 0; i < n; i++) {
@@ -548,12 +413,12 @@ int eng_run(const eng_options *o)
         if (o->ctrl_text && (e = isa_parse_controls(&tmpl[i], o->ctrl_text))) {
             fprintf(stderr, "tiefuzz run: --ctrl: %s\n", e);
             free(tmpl);
-            return EXIT_USAGE;
+            return -EXIT_USAGE;
         }
         if (o->param_text && (e = isa_parse_params(&tmpl[i], o->param_text))) {
             fprintf(stderr, "tiefuzz run: --param: %s\n", e);
             free(tmpl);
-            return EXIT_USAGE;
+            return -EXIT_USAGE;
         }
         if (ops[i]->translated)
             usable++;
@@ -562,8 +427,37 @@ int eng_run(const eng_options *o)
         fprintf(stderr, "tiefuzz run: %s is not translated (decision record D993): nothing to run on a device; "
                 "'tiefuzz eval' has its host model\n", ops[0]->name);
         free(tmpl);
-        return EXIT_USAGE;
+        return -EXIT_USAGE;
     }
+    *tmpl_out = tmpl;
+    *usable_out = usable;
+    return n;
+}
+
+int eng_check_run(const eng_options *o, const isa_op **ops, unsigned max)
+{
+    const isa_op *buf[256];
+    isa_instance *tmpl;
+    unsigned usable;
+    int n = prepare(o, buf, &tmpl, &usable);
+    if (n < 0)
+        return n;
+    free(tmpl);
+    for (int i = 0; i < n && (unsigned)i < max; i++)
+        ops[i] = buf[i];
+    return n;
+}
+
+int eng_run(const eng_options *o)
+{
+    if (o->jobs > 1 && !o->worker_report)
+        return eng_run_jobs(o);
+    const isa_op *ops[256];
+    isa_instance *tmpl;
+    unsigned usable;
+    int n = prepare(o, ops, &tmpl, &usable);
+    if (n < 0)
+        return -n;
     char err[4096];
     vkd_device *dev = vkd_open(o->device, o->validation, err, sizeof err);
     if (!dev) {
@@ -586,9 +480,8 @@ int eng_run(const eng_options *o)
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
     if (io_known_load_dir(known_dir, &known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
-        eng_findings_destroy(s.findings);
-    io_known_free(&known);
-    eng_exec_destroy(s.exec);
+        io_known_free(&known);
+        eng_exec_destroy(s.exec);
         vkd_close(dev);
         free(tmpl);
         return EXIT_USAGE;
@@ -598,7 +491,7 @@ int eng_run(const eng_options *o)
     eng_target target = {eng_exec_lowering_name(s.exec), vkd_device_info(dev)->name, driver};
     eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
     s.findings = eng_findings_create(&fo, s.exec, &target);
-    op_report *reports = calloc((size_t)n, sizeof *reports);
+    eng_op_report *reports = calloc((size_t)n, sizeof *reports);
     /* Batches are sized in words: o->batch tuples of up to 8 words; ops with
      * larger tuples (tiles) get proportionally fewer a batch. */
     size_t words_in = (size_t)o->batch * 8, words_out = (size_t)o->batch * 2;
@@ -625,7 +518,7 @@ int eng_run(const eng_options *o)
     unsigned done = 0;
     bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
     for (int i = 0; i < n && !interrupted; i++) {
-        op_report *r = &reports[i];
+        eng_op_report *r = &reports[i];
         r->op = ops[i];
         r->kept = calloc(o->keep ? o->keep : 1, sizeof *r->kept);
         if (!ops[i]->translated) {
@@ -652,43 +545,17 @@ int eng_run(const eng_options *o)
         if (!reports[i].op)
             reports[i].op = ops[i];
     sigaction(SIGINT, &old, NULL);
-    print_summary(stdout, o, reports, (unsigned)n);
     char finish_err[1200];
     if (eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);
-        status = status ? status : 4;
+        status = status ? status : EXIT_INTERNAL;
     }
-    eng_findings_print(s.findings, stdout);
-    if (eng_findings_known(s.findings))
-        printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",
-               (unsigned long long)eng_findings_known(s.findings), known_dir);
-    uint64_t total_dis = 0;
-    for (int i = 0; i < n; i++)
-        total_dis += reports[i].disagreements;
-    if (interrupted)
-        fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
-    if (o->json_path) {
-        json_ctx jc = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings};
-        if (io_write_atomic(o->json_path, write_json, &jc)) {
-            fprintf(stderr, "tiefuzz run: cannot write --json %s\n", o->json_path);
-            if (status == EXIT_AGREE)
-                status = EXIT_USAGE;
-        }
-    }
-    unsigned verrs = vkd_validation_errors(dev);
-    if (verrs)
-        fprintf(stderr, "tiefuzz: %u validation-layer errors\n", verrs);
-    bool all_skipped = true;
-    for (int i = 0; i < n; i++)
-        if (reports[i].cases)
-            all_skipped = false;
-    (void)total_dis;
-    if (status == EXIT_AGREE && eng_findings_unknown(s.findings))
-        status = EXIT_DISAGREE;
-    if (status == EXIT_AGREE && all_skipped && !interrupted)
-        status = EXIT_NO_DEVICE;  /* nothing could run on this device */
-    if (status == EXIT_AGREE && verrs)
-        status = EXIT_INTERNAL;
+    eng_outcome outcome = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings, known_dir,
+                           vkd_validation_errors(dev), interrupted != 0};
+    if (o->worker_report)
+        status = eng_worker_write(o->worker_report, &outcome, status);
+    else
+        status = eng_report_conclude(&outcome, status);
     eng_findings_destroy(s.findings);
     io_known_free(&known);
     eng_exec_destroy(s.exec);

@@ -35,6 +35,10 @@ typedef struct {
     bool minimize;               /* minimize each new finding (default) */
     const char *known_dir;       /* known divergences (default: corpus/known) */
     unsigned shard, shards;      /* run only blocks b with b % shards == shard (shards 0: all) */
+    unsigned jobs;               /* worker processes sharing the campaign (0 or 1: this process) */
+    /* Set by the jobs layer for each worker process, never by users: */
+    unsigned job, n_jobs;        /* this worker's share of the chunks (see eng_next_owned) */
+    const char *worker_report;   /* write the results here for the parent instead of printing them */
 } eng_options;
 
 /* The known-divergence directory to use when none is given: corpus/known in
@@ -43,6 +47,13 @@ const char *eng_default_known_dir(void);
 
 void eng_options_default(eng_options *o);
 int eng_run(const eng_options *o);
+/* What eng_run checks before it opens a device (op globs, --shader, --ctrl,
+ * --param): the selected ops (up to max in ops) and their count, or
+ * -(exit status) after saying what is wrong. */
+/* From now on SIGINT ends the campaign cleanly (eng_run also does so once
+ * its device is open); for worker processes, which must always report. */
+void eng_catch_interrupts(void);
+int eng_check_run(const eng_options *o, const isa_op **ops, unsigned max);
 
 /* Select ops by glob (all translated ops when n == 0).  Returns the count,
  * or -1 with the bad glob in *bad. */
@@ -52,6 +63,13 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
  * controls and K depend on the seed and the block only, never on the batch
  * size.  fixed_ctrl keeps the template's controls. */
 #define ENG_BLOCK 262144u
+/* Worker processes of one run (--jobs) split each block into chunks. */
+#define ENG_CHUNK 65536u
+/* The first case index >= i this process runs: with --shard K/M the blocks
+ * b with b % M == K; within them, for job j of n, the chunks whose number
+ * among the shard's chunks is j modulo n.  Shards and jobs together still
+ * cover every case exactly once. */
+uint64_t eng_next_owned(const eng_options *o, uint64_t i);
 void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
                         const gen_class *classes, unsigned n_classes, isa_instance *out);
 /* Case i of an op: its class and its words (and host outputs). */

@@ -8,13 +8,8 @@
 #include "findings.h"
 
 typedef struct {
-    uint64_t signature;
-    const isa_op *op;
-    eng_kind kind;
-    uint64_t count;
+    eng_finding_entry e;
     const io_known_rule *known;
-    char path[600];
-    unsigned complexity_before, complexity_after, rounds;
 } sig_entry;
 
 struct eng_findings {
@@ -115,6 +110,48 @@ const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *l
 
 static void write_file(FILE *f, void *ctx) { fputs(ctx, f); }
 
+static sig_entry *find_signature(eng_findings *f, uint64_t sig)
+{
+    for (unsigned i = 0; i < f->n; i++)
+        if (f->sigs[i].e.signature == sig)
+            return &f->sigs[i];
+    return NULL;
+}
+
+static sig_entry *new_entry(eng_findings *f, uint64_t sig, const isa_op *op, eng_kind kind, uint64_t case_index)
+{
+    f->sigs = realloc(f->sigs, (f->n + 1) * sizeof *f->sigs);
+    sig_entry *se = &f->sigs[f->n++];
+    memset(se, 0, sizeof *se);
+    se->e.signature = sig;
+    se->e.op = op;
+    se->e.kind = kind;
+    se->e.case_index = case_index;
+    se->known = io_known_match(f->o.known, f->target.device, op->name, f->target.lowering, eng_kind_name(kind), sig);
+    return se;
+}
+
+static void count_cases(eng_findings *f, sig_entry *se, uint64_t n)
+{
+    se->e.count += n;
+    if (se->known)
+        f->known += n;
+    else
+        f->unknown += n;
+}
+
+/* DIR/<op>-<signature>.finding */
+static int finding_path(const eng_findings *f, const isa_op *op, uint64_t sig, char *path, size_t n, char *err,
+                        size_t errn)
+{
+    if (io_make_dirs(f->o.dir)) {
+        snprintf(err, errn, "cannot create the findings directory %s (%s)", f->o.dir, strerror(errno));
+        return -1;
+    }
+    snprintf(path, n, "%s/%s-%016llx.finding", f->o.dir, op->name, (unsigned long long)sig);
+    return 0;
+}
+
 
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
@@ -123,27 +160,14 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     *device_error = false;
     eng_kind kind = eng_classify(in, words, host, device);
     uint64_t sig = eng_signature(in, &f->target, kind);
-    for (unsigned i = 0; i < f->n; i++)
-        if (f->sigs[i].signature == sig) {
-            f->sigs[i].count++;
-            if (f->sigs[i].known)
-                f->known++;
-            else
-                f->unknown++;
-            return 0;
-        }
-    f->sigs = realloc(f->sigs, (f->n + 1) * sizeof *f->sigs);
-    sig_entry *e = &f->sigs[f->n++];
-    memset(e, 0, sizeof *e);
-    e->signature = sig;
-    e->op = in->op;
-    e->kind = kind;
-    e->count = 1;
-    e->known = io_known_match(f->o.known, f->target.device, in->op->name, f->target.lowering, eng_kind_name(kind), sig);
-    if (e->known)
-        f->known++;
-    else
-        f->unknown++;
+    sig_entry *have = find_signature(f, sig);
+    if (have) {
+        count_cases(f, have, 1);
+        return 0;
+    }
+    sig_entry *se = new_entry(f, sig, in->op, kind, case_index);
+    count_cases(f, se, 1);
+    eng_finding_entry *e = &se->e;
     /* Known divergences get a file too: the minimized case is what a
      * regression tuple or a driver bug report is made from. */
     if (!f->o.dir)
@@ -180,12 +204,10 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     }
     char *text = io_finding_format(&rec);
     free(explanation);
-    if (io_make_dirs(f->o.dir)) {
-        snprintf(err, errn, "cannot create the findings directory %s (%s)", f->o.dir, strerror(errno));
+    if (finding_path(f, in->op, sig, e->path, sizeof e->path, err, errn)) {
         free(text);
         return -1;
     }
-    snprintf(e->path, sizeof e->path, "%s/%s-%016llx.finding", f->o.dir, in->op->name, (unsigned long long)sig);
     if (io_write_atomic(e->path, write_file, text)) {
         snprintf(err, errn, "cannot write %s (%s)", e->path, strerror(errno));
         free(text);
@@ -198,7 +220,7 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
 int eng_findings_finish(eng_findings *f, char *err, size_t errn)
 {
     for (unsigned i = 0; i < f->n; i++) {
-        sig_entry *e = &f->sigs[i];
+        const eng_finding_entry *e = &f->sigs[i].e;
         if (!e->path[0] || e->count == 1)
             continue;
         char *buf;
@@ -227,12 +249,13 @@ void eng_findings_print(const eng_findings *f, FILE *out)
         return;
     fprintf(out, "\n%-24s %-20s %10s  %s\n", "signature", "kind", "count", "finding");
     for (unsigned i = 0; i < f->n; i++) {
-        const sig_entry *e = &f->sigs[i];
+        const eng_finding_entry *e = &f->sigs[i].e;
+        const io_known_rule *known = f->sigs[i].known;
         char sig[40];
         snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
-        if (e->known)
+        if (known)
             fprintf(out, "%-24s %-20s %10llu  %s  KNOWN: %s [%s]\n", sig, eng_kind_name(e->kind),
-                    (unsigned long long)e->count, e->path[0] ? e->path : e->op->name, e->known->reason, e->known->where);
+                    (unsigned long long)e->count, e->path[0] ? e->path : e->op->name, known->reason, known->where);
         else
             fprintf(out, "%-24s %-20s %10llu  %s%s\n", sig, eng_kind_name(e->kind), (unsigned long long)e->count,
                     e->path[0] ? e->path : e->op->name, e->path[0] ? "" : " (no file written)");
@@ -243,7 +266,8 @@ void eng_findings_json(const eng_findings *f, io_json *j)
 {
     json_array(j, "findings");
     for (unsigned i = 0; i < f->n; i++) {
-        const sig_entry *e = &f->sigs[i];
+        const eng_finding_entry *e = &f->sigs[i].e;
+        const io_known_rule *known = f->sigs[i].known;
         char sig[20];
         snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
         json_object(j, NULL);
@@ -251,12 +275,78 @@ void eng_findings_json(const eng_findings *f, io_json *j)
         json_string(j, "op", e->op->name);
         json_string(j, "kind", eng_kind_name(e->kind));
         json_uint(j, "count", e->count);
-        json_bool(j, "known", e->known != NULL);
-        json_string(j, "reason", e->known ? e->known->reason : NULL);
+        json_bool(j, "known", known != NULL);
+        json_string(j, "reason", known ? known->reason : NULL);
         json_string(j, "file", e->path[0] ? e->path : NULL);
         json_uint(j, "complexity_before", e->complexity_before);
         json_uint(j, "complexity_after", e->complexity_after);
         json_end_object(j);
     }
     json_end_array(j);
+}
+
+unsigned eng_findings_count(const eng_findings *f) { return f->n; }
+
+void eng_findings_entry(const eng_findings *f, unsigned i, eng_finding_entry *out) { *out = f->sigs[i].e; }
+
+/* Copy another process's finding file to this store's path for it. */
+static int copy_finding(const eng_findings *f, const eng_finding_entry *from, char *path, size_t n, char *err,
+                        size_t errn)
+{
+    char *bytes;
+    size_t len;
+    if (io_read_file(from->path, IO_FINDING_MAX_BYTES, &bytes, &len, err, errn))
+        return -1;
+    if (finding_path(f, from->op, from->signature, path, n, err, errn)) {
+        free(bytes);
+        return -1;
+    }
+    int rc = io_write_atomic(path, write_file, bytes);
+    if (rc)
+        snprintf(err, errn, "cannot write %s (%s)", path, strerror(errno));
+    free(bytes);
+    return rc;
+}
+
+int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, size_t errn)
+{
+    sig_entry *se = find_signature(f, e->signature);
+    bool take_file = e->path[0] && f->o.dir && (!se || e->case_index < se->e.case_index);
+    if (!se) {
+        se = new_entry(f, e->signature, e->op, e->kind, e->case_index);
+    } else if (take_file) {
+        se->e.case_index = e->case_index;
+    }
+    count_cases(f, se, e->count);
+    if (take_file) {
+        se->e.complexity_before = e->complexity_before;
+        se->e.complexity_after = e->complexity_after;
+        se->e.rounds = e->rounds;
+        if (copy_finding(f, e, se->e.path, sizeof se->e.path, err, errn))
+            return -1;
+    }
+    return 0;
+}
+
+static unsigned op_order(const isa_op *op)
+{
+    for (unsigned i = 0; i < isa_op_count(); i++)
+        if (isa_op_at(i) == op)
+            return i;
+    return ~0u;
+}
+
+static int by_op_then_case(const void *pa, const void *pb)
+{
+    const eng_finding_entry *a = &((const sig_entry *)pa)->e, *b = &((const sig_entry *)pb)->e;
+    unsigned oa = op_order(a->op), ob = op_order(b->op);
+    if (oa != ob)
+        return oa < ob ? -1 : 1;
+    return a->case_index < b->case_index ? -1 : a->case_index > b->case_index;
+}
+
+void eng_findings_sort(eng_findings *f)
+{
+    if (f->n > 1)
+        qsort(f->sigs, f->n, sizeof *f->sigs, by_op_then_case);
 }

@@ -32,6 +32,27 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
 /* At the end of a run: each finding file written gets its final count (the
  * cases with its signature), so merged shards can sum them.  0, or -1 with err. */
 int eng_findings_finish(eng_findings *f, char *err, size_t errn);
+/* One signature's record, as it moves between processes (--jobs). */
+typedef struct {
+    uint64_t signature, count;
+    uint64_t case_index;        /* of the first case with this signature, the one minimized */
+    const isa_op *op;
+    eng_kind kind;
+    unsigned complexity_before, complexity_after, rounds;
+    char path[600];             /* its finding file, or "" when none was written */
+} eng_finding_entry;
+
+unsigned eng_findings_count(const eng_findings *f);
+void eng_findings_entry(const eng_findings *f, unsigned i, eng_finding_entry *out);
+/* Fold in a signature another process found: counts add up and, where both
+ * found it, the finding of the earlier case is kept, which is the one a
+ * single process running the cases in order would have written (the
+ * minimizer is deterministic).  Its file is copied into this store's
+ * directory.  0, or -1 with err. */
+int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, size_t errn);
+/* Order the signatures as one process meets them: by op, then by first case. */
+void eng_findings_sort(eng_findings *f);
+
 uint64_t eng_findings_unknown(const eng_findings *f);  /* disagreements not known */
 uint64_t eng_findings_known(const eng_findings *f);
 void eng_findings_print(const eng_findings *f, FILE *out);

@@ -1,0 +1,383 @@
+/* engine/jobs: one campaign on N worker processes; see jobs.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "explain.h"
+#include "io/json.h"
+#include "jobs.h"
+
+/* ---- the report file a worker leaves for the parent ----
+ *
+ * Writer and reader are the same program image (a worker is a fork of the
+ * parent), so structures travel as they are, op pointers included: a fork
+ * keeps the op tables at the same addresses.  The kept-case arrays follow
+ * their op reports; the signature entries come last. */
+
+static const char report_magic[8] = "TFJOBS1";
+
+typedef struct {
+    char magic[8];
+    int status;
+    unsigned validation_errors;
+    int interrupted;
+    unsigned n_ops, n_findings;
+    vkd_info dev;
+} report_header;
+
+typedef struct {
+    const eng_outcome *r;
+    int status;
+} report_ctx;
+
+static void write_report(FILE *f, void *ctx)
+{
+    const report_ctx *c = ctx;
+    const eng_outcome *r = c->r;
+    report_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, report_magic, sizeof h.magic);
+    h.status = c->status;
+    h.validation_errors = r->validation_errors;
+    h.interrupted = r->interrupted;
+    h.n_ops = r->n;
+    h.n_findings = eng_findings_count(r->findings);
+    h.dev = *r->dev;
+    fwrite(&h, sizeof h, 1, f);
+    for (unsigned i = 0; i < r->n; i++) {
+        fwrite(&r->reports[i], sizeof r->reports[i], 1, f);
+        if (r->reports[i].n_kept)
+            fwrite(r->reports[i].kept, sizeof *r->reports[i].kept, r->reports[i].n_kept, f);
+    }
+    for (unsigned i = 0; i < h.n_findings; i++) {
+        eng_finding_entry e;
+        eng_findings_entry(r->findings, i, &e);
+        fwrite(&e, sizeof e, 1, f);
+    }
+}
+
+int eng_worker_write(const char *path, const eng_outcome *r, int status)
+{
+    report_ctx c = {r, status};
+    if (io_write_atomic(path, write_report, &c)) {
+        fprintf(stderr, "tiefuzz run: worker: cannot write its report %s (%s)\n", path, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    return status;
+}
+
+typedef struct {
+    report_header h;
+    eng_op_report *ops;
+    eng_finding_entry *findings;
+} worker_report;
+
+static void free_report(worker_report *w)
+{
+    if (w->ops)
+        for (unsigned i = 0; i < w->h.n_ops; i++)
+            free(w->ops[i].kept);
+    free(w->ops);
+    free(w->findings);
+    memset(w, 0, sizeof *w);
+}
+
+static int read_report(const char *path, unsigned n_ops, worker_report *w, char *err, size_t errn)
+{
+    memset(w, 0, sizeof *w);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errn, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    bool ok = fread(&w->h, sizeof w->h, 1, f) == 1 && !memcmp(w->h.magic, report_magic, sizeof report_magic) &&
+              w->h.n_ops == n_ops;
+    if (ok) {
+        w->ops = calloc(n_ops, sizeof *w->ops);
+        for (unsigned i = 0; i < n_ops && ok; i++) {
+            ok = fread(&w->ops[i], sizeof w->ops[i], 1, f) == 1;
+            w->ops[i].kept = NULL;
+            if (ok && w->ops[i].n_kept) {
+                w->ops[i].kept = malloc((size_t)w->ops[i].n_kept * sizeof *w->ops[i].kept);
+                ok = w->ops[i].kept && fread(w->ops[i].kept, sizeof *w->ops[i].kept, w->ops[i].n_kept, f) ==
+                                           w->ops[i].n_kept;
+            }
+        }
+    }
+    if (ok && w->h.n_findings) {
+        w->findings = malloc((size_t)w->h.n_findings * sizeof *w->findings);
+        ok = w->findings && fread(w->findings, sizeof *w->findings, w->h.n_findings, f) == w->h.n_findings;
+    }
+    ok = ok && fgetc(f) == EOF;
+    fclose(f);
+    if (!ok) {
+        snprintf(err, errn, "%s: not a complete worker report", path);
+        free_report(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- merging ---- */
+
+static int by_case_index(const void *pa, const void *pb)
+{
+    const eng_kept_case *a = pa, *b = pb;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Fold one worker's op report into the run's: counts add up, the op's
+ * time is the longest worker's (they ran side by side), and the kept
+ * disagreements are appended (sorted and cut to --keep at the end). */
+static void merge_op(eng_op_report *into, const eng_op_report *from)
+{
+    into->cases += from->cases;
+    into->disagreements += from->disagreements;
+    eng_stats_merge(&into->stats, &from->stats);
+    if (from->seconds > into->seconds)
+        into->seconds = from->seconds;
+    if (!into->declared[0])
+        memcpy(into->declared, from->declared, sizeof into->declared);
+    if (!into->skipped[0])
+        memcpy(into->skipped, from->skipped, sizeof into->skipped);
+    if (from->n_kept) {
+        into->kept = realloc(into->kept, (size_t)(into->n_kept + from->n_kept) * sizeof *into->kept);
+        memcpy(into->kept + into->n_kept, from->kept, (size_t)from->n_kept * sizeof *from->kept);
+        into->n_kept += from->n_kept;
+    }
+}
+
+/* The first disagreements of each op by case index, as one process keeps
+ * them, and the first --show of them explained, as one process explains. */
+static void finish_kept(const eng_options *o, eng_op_report *r)
+{
+    if (r->n_kept > 1)
+        qsort(r->kept, r->n_kept, sizeof *r->kept, by_case_index);
+    if (r->n_kept > o->keep)
+        r->n_kept = o->keep;
+    for (unsigned k = 0; k < r->n_kept && k < o->show && !o->quiet; k++) {
+        const eng_kept_case *c = &r->kept[k];
+        fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", r->op->name,
+                (unsigned long long)c->index, (unsigned long long)o->seed);
+        eng_explain(stderr, &c->in, c->words, c->device, "  ");
+    }
+}
+
+/* ---- the workers' scratch directory ---- */
+
+static void remove_dir_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char path[1200];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) && errno == EISDIR) {
+            remove_dir_files(path);
+            rmdir(path);
+        }
+    }
+    closedir(d);
+}
+
+static volatile sig_atomic_t parent_interrupted;
+static void on_parent_sigint(int sig)
+{
+    (void)sig;
+    parent_interrupted = 1;
+}
+
+/* A worker: the same campaign, its share of the cases, nothing printed but
+ * errors; results go to DIR/job-K.report and DIR/job-K/. */
+static int run_worker(const eng_options *o, unsigned k, const char *scratch)
+{
+    char findings_dir[1100], report_path[1100];
+    snprintf(findings_dir, sizeof findings_dir, "%s/job-%u", scratch, k);
+    snprintf(report_path, sizeof report_path, "%s/job-%u.report", scratch, k);
+    eng_options w = *o;
+    w.jobs = 1;
+    w.job = k;
+    w.n_jobs = o->jobs;
+    w.quiet = true;
+    w.show = 0;
+    w.keep = o->keep > o->show ? o->keep : o->show;  /* the parent explains the first --show */
+    w.json_path = NULL;
+    w.findings_dir = o->findings_dir ? findings_dir : NULL;
+    w.worker_report = report_path;
+    /* The machine's cores are shared among the workers' generation threads. */
+    w.threads = o->threads / o->jobs ? o->threads / o->jobs : 1;
+    return eng_run(&w);
+}
+
+int eng_run_jobs(const eng_options *o)
+{
+    const isa_op *ops[256];
+    int n = eng_check_run(o, ops, 256);
+    if (n < 0)
+        return -n;
+    io_known known = {0};
+    char err[4096];
+    const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
+    if (io_known_load_dir(known_dir, &known, err, sizeof err)) {
+        fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
+        return EXIT_USAGE;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char scratch[1024];
+    snprintf(scratch, sizeof scratch, "%s/tiefuzz-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch)) {
+        fprintf(stderr, "tiefuzz run: --jobs: cannot make a scratch directory %s (%s)\n", scratch, strerror(errno));
+        io_known_free(&known);
+        return EXIT_INTERNAL;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "tiefuzz: %u worker processes, lowering %s, seed %llu\n", o->jobs,
+                o->shader_path ? "user shader" : isa_lowering_name(o->lowering), (unsigned long long)o->seed);
+
+    /* No Vulkan call has been made in this process: each worker starts clean. */
+    fflush(NULL);
+    struct sigaction sa = {.sa_handler = on_parent_sigint}, old;
+    sigaction(SIGINT, &sa, &old);
+    pid_t *pids = calloc(o->jobs, sizeof *pids);
+    int status = EXIT_AGREE;
+    unsigned started = 0;
+    for (unsigned k = 0; k < o->jobs; k++, started++) {
+        pids[k] = fork();
+        if (pids[k] == 0) {
+            /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
+            eng_catch_interrupts();
+            int rc = run_worker(o, k, scratch);
+            fflush(NULL);
+            _exit(rc);
+        }
+        if (pids[k] < 0) {
+            fprintf(stderr, "tiefuzz run: --jobs: cannot start worker %u (%s)\n", k, strerror(errno));
+            status = EXIT_INTERNAL;
+            break;
+        }
+    }
+    bool forwarded = false;
+    int *exits = calloc(o->jobs, sizeof *exits);
+    for (unsigned k = 0; k < started; k++) {
+        int ws;
+        for (;;) {
+            if (parent_interrupted && !forwarded) {
+                /* Ctrl-C reaches the workers through the terminal; a signal sent
+                 * to this process alone is passed on, so they stop and report. */
+                for (unsigned j = k; j < started; j++)
+                    kill(pids[j], SIGINT);
+                forwarded = true;
+            }
+            if (waitpid(pids[k], &ws, 0) >= 0)
+                break;
+            if (errno != EINTR) {
+                ws = -1;
+                break;
+            }
+        }
+        if (ws != -1 && WIFEXITED(ws))
+            exits[k] = WEXITSTATUS(ws);
+        else if (ws != -1 && WIFSIGNALED(ws)) {
+            fprintf(stderr, "tiefuzz run: worker %u of %u was killed by signal %d (%s); its share of the cases is "
+                    "missing\n", k, o->jobs, WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+            exits[k] = EXIT_INTERNAL;
+        } else {
+            exits[k] = EXIT_INTERNAL;
+        }
+        /* 0 and 1 are outcomes (the parent judges the merged findings); 2-4 are failures. */
+        if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
+            status = exits[k];
+    }
+    sigaction(SIGINT, &old, NULL);
+
+    /* Merge what the workers measured. */
+    eng_op_report *merged = calloc((size_t)n, sizeof *merged);
+    for (int i = 0; i < n; i++)
+        merged[i].op = ops[i];
+    vkd_info dev;
+    memset(&dev, 0, sizeof dev);
+    char driver[600];
+    eng_target target = {o->shader_path ? "user-shader" : isa_lowering_name(o->lowering), dev.name, driver};
+    eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
+    eng_findings *findings = NULL;
+    unsigned validation_errors = 0, reports = 0;
+    bool interrupted = parent_interrupted != 0, keep_scratch = false;
+    for (unsigned k = 0; k < started; k++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/job-%u.report", scratch, k);
+        worker_report w;
+        if (read_report(path, (unsigned)n, &w, err, sizeof err)) {
+            /* A worker that failed said why; one that exited cleanly must have a report. */
+            if (exits[k] <= EXIT_DISAGREE) {
+                fprintf(stderr, "tiefuzz run: worker %u: %s\n", k, err);
+                if (status == EXIT_AGREE)
+                    status = EXIT_INTERNAL;
+            }
+            /* Finding files it wrote before it died are not thrown away. */
+            snprintf(path, sizeof path, "%s/job-%u", scratch, k);
+            struct stat st;
+            if (stat(path, &st) == 0)
+                keep_scratch = true;
+            continue;
+        }
+        if (!reports++) {
+            dev = w.h.dev;
+            snprintf(driver, sizeof driver, "%s %s", dev.driver_name, dev.driver_info);
+            findings = eng_findings_create(&fo, NULL, &target);
+        } else if (strcmp(dev.name, w.h.dev.name)) {
+            fprintf(stderr, "tiefuzz run: workers opened different devices (%s, %s)\n", dev.name, w.h.dev.name);
+            if (status == EXIT_AGREE)
+                status = EXIT_INTERNAL;
+        }
+        validation_errors += w.h.validation_errors;
+        interrupted = interrupted || w.h.interrupted;
+        for (int i = 0; i < n; i++)
+            merge_op(&merged[i], &w.ops[i]);
+        for (unsigned i = 0; i < w.h.n_findings; i++)
+            if (eng_findings_absorb(findings, &w.findings[i], err, sizeof err)) {
+                fprintf(stderr, "tiefuzz run: %s\n", err);
+                if (status == EXIT_AGREE)
+                    status = EXIT_USAGE;
+                keep_scratch = true;
+            }
+        free_report(&w);
+    }
+    if (findings) {
+        eng_findings_sort(findings);
+        for (int i = 0; i < n; i++)
+            finish_kept(o, &merged[i]);
+        if (eng_findings_finish(findings, err, sizeof err)) {
+            fprintf(stderr, "tiefuzz run: %s\n", err);
+            if (status == EXIT_AGREE)
+                status = EXIT_INTERNAL;
+            keep_scratch = true;
+        }
+        eng_outcome outcome = {o, &dev, merged, (unsigned)n, findings, known_dir, validation_errors, interrupted};
+        status = eng_report_conclude(&outcome, status);
+    } else if (status == EXIT_AGREE) {
+        status = EXIT_INTERNAL;   /* no worker reported and none said why */
+        fprintf(stderr, "tiefuzz run: no worker reported\n");
+    }
+    if (keep_scratch) {
+        fprintf(stderr, "tiefuzz run: the workers' finding files are kept in %s\n", scratch);
+    } else {
+        remove_dir_files(scratch);
+        rmdir(scratch);
+    }
+    eng_findings_destroy(findings);
+    for (int i = 0; i < n; i++)
+        free(merged[i].kept);
+    free(merged);
+    free(exits);
+    free(pids);
+    io_known_free(&known);
+    return status;
+}

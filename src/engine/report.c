@@ -1,0 +1,174 @@
+/* engine/report: per-op statistics, the summary table and the --json document. */
+#include "io/json.h"
+#include "report.h"
+
+void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from)
+{
+    for (int c = 0; c < GEN_CLASS_COUNT; c++) {
+        into->generated[c] += from->generated[c];
+        into->verified[c] += from->verified[c];
+        into->ties[c] += from->ties[c];
+    }
+    for (int i = 0; i < ENG_EXP_RANGE / 8; i++)
+        into->tie_exps[i] |= from->tie_exps[i];
+    for (int i = 0; i < ISA_CELL_WORDS; i++)
+        into->cells[i] |= from->cells[i];
+}
+
+unsigned eng_stats_cells(const eng_class_stats *s)
+{
+    unsigned n = 0;
+    for (int i = 0; i < ISA_CELL_WORDS; i++)
+        n += (unsigned)__builtin_popcountll(s->cells[i]);
+    return n;
+}
+
+unsigned eng_stats_tie_exponents(const eng_class_stats *s)
+{
+    unsigned n = 0;
+    for (int i = 0; i < ENG_EXP_RANGE / 8; i++)
+        n += (unsigned)__builtin_popcount(s->tie_exps[i]);
+    return n;
+}
+
+void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *reports, unsigned n)
+{
+    fprintf(f, "\n%-24s %12s %13s %11s %6s  %s\n", "op", "cases", "disagreements", "cases/s", "cells", "achieved class rates");
+    for (unsigned i = 0; i < n; i++) {
+        const eng_op_report *r = &reports[i];
+        if (r->skipped[0] && !r->cases) {
+            fprintf(f, "%-24s SKIPPED: %s\n", r->op->name, r->skipped);
+            continue;
+        }
+        fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
+                (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0,
+                eng_stats_cells(&r->stats));
+        bool seen[GEN_CLASS_COUNT] = {false};
+        for (unsigned c = 0; c < o->n_classes; c++) {
+            gen_class k = o->classes[c];
+            if (seen[k] || !r->stats.generated[k])
+                continue;
+            seen[k] = true;
+            double rate = 100.0 * (double)r->stats.verified[k] / (double)r->stats.generated[k];
+            bool float_op = !r->op->classes || (r->op->classes & (1u << GEN_TIE));
+            if (k == GEN_RANDOM && float_op)
+                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->stats.ties[k] / (double)r->stats.generated[k]);
+            else if (k == GEN_RANDOM)
+                continue;
+            else
+                fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
+            if (k == GEN_TIE && eng_stats_tie_exponents(&r->stats))
+                fprintf(f, " (%u exps)", eng_stats_tie_exponents(&r->stats));
+        }
+        fprintf(f, "\n");
+        if (r->skipped[0])
+            fprintf(f, "%-24s stopped: %s\n", "", r->skipped);
+    }
+}
+
+typedef struct {
+    const eng_options *o;
+    const vkd_info *dev;
+    const eng_op_report *reports;
+    unsigned n;
+    const eng_findings *findings;
+} json_ctx;
+
+static void write_json(FILE *f, void *ctx)
+{
+    json_ctx *c = ctx;
+    io_json j;
+    char buf[256], ver[32];
+    json_begin(&j, f);
+    json_object(&j, NULL);
+    json_string(&j, "tool", "tiefuzz");
+    json_uint(&j, "format", 1);
+    json_object(&j, "device");
+    json_string(&j, "name", c->dev->name);
+    json_string(&j, "driver", c->dev->driver_name);
+    json_string(&j, "driver_info", c->dev->driver_info);
+    json_uint(&j, "driver_version", c->dev->driver_version);
+    json_string(&j, "api_version", vkd_version_text(c->dev->api_version, ver, sizeof ver));
+    json_end_object(&j);
+    json_string(&j, "lowering", c->o->shader_path ? "user-shader" : isa_lowering_name(c->o->lowering));
+    json_uint(&j, "seed", c->o->seed);
+    json_array(&j, "ops");
+    for (unsigned i = 0; i < c->n; i++) {
+        const eng_op_report *r = &c->reports[i];
+        json_object(&j, NULL);
+        json_string(&j, "op", r->op->name);
+        json_uint(&j, "cases", r->cases);
+        json_uint(&j, "disagreements", r->disagreements);
+        json_double(&j, "seconds", r->seconds);
+        json_string(&j, "declared", r->declared);
+        json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
+        json_object(&j, "classes");
+        for (int k = 0; k < GEN_CLASS_COUNT; k++) {
+            if (!r->stats.generated[k])
+                continue;
+            json_object(&j, gen_class_name((gen_class)k));
+            json_uint(&j, "generated", r->stats.generated[k]);
+            json_uint(&j, "verified", r->stats.verified[k]);
+            json_double(&j, "rate", (double)r->stats.verified[k] / (double)r->stats.generated[k]);
+            json_double(&j, "tie_rate", (double)r->stats.ties[k] / (double)r->stats.generated[k]);
+            json_end_object(&j);
+        }
+        json_end_object(&j);
+        json_uint(&j, "tie_exponents", eng_stats_tie_exponents(&r->stats));
+        json_uint(&j, "rounding_cells", eng_stats_cells(&r->stats));
+        json_array(&j, "disagreements_kept");
+        for (unsigned k = 0; k < r->n_kept; k++) {
+            const eng_kept_case *fd = &r->kept[k];
+            json_object(&j, NULL);
+            json_uint(&j, "case", fd->index);
+            json_string(&j, "controls", isa_controls_text(&fd->in, buf, sizeof buf));
+            json_string(&j, "params", isa_params_text(&fd->in, buf, sizeof buf));
+            json_hex_words(&j, "input", fd->words, r->op->n_in);
+            json_hex_words(&j, "host", fd->host, r->op->n_out);
+            json_hex_words(&j, "device", fd->device, r->op->n_out);
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_end_object(&j);
+    }
+    json_end_array(&j);
+    eng_findings_json(c->findings, &j);
+    json_end_object(&j);
+}
+
+
+int eng_report_json(const char *path, const eng_options *o, const vkd_info *dev, const eng_op_report *reports,
+                    unsigned n, const eng_findings *findings)
+{
+    json_ctx c = {o, dev, reports, n, findings};
+    return io_write_atomic(path, write_json, &c);
+}
+
+int eng_report_conclude(const eng_outcome *r, int status)
+{
+    eng_report_summary(stdout, r->o, r->reports, r->n);
+    eng_findings_print(r->findings, stdout);
+    if (eng_findings_known(r->findings))
+        printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",
+               (unsigned long long)eng_findings_known(r->findings), r->known_dir);
+    if (r->interrupted)
+        fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
+    if (r->o->json_path && eng_report_json(r->o->json_path, r->o, r->dev, r->reports, r->n, r->findings)) {
+        fprintf(stderr, "tiefuzz run: cannot write --json %s\n", r->o->json_path);
+        if (status == EXIT_AGREE)
+            status = EXIT_USAGE;
+    }
+    if (r->validation_errors)
+        fprintf(stderr, "tiefuzz: %u validation-layer errors\n", r->validation_errors);
+    bool all_skipped = true;
+    for (unsigned i = 0; i < r->n; i++)
+        if (r->reports[i].cases)
+            all_skipped = false;
+    if (status == EXIT_AGREE && eng_findings_unknown(r->findings))
+        status = EXIT_DISAGREE;
+    if (status == EXIT_AGREE && all_skipped && !r->interrupted)
+        status = EXIT_NO_DEVICE;  /* nothing could run on this device */
+    if (status == EXIT_AGREE && r->validation_errors)
+        status = EXIT_INTERNAL;
+    return status;
+}

@@ -1,0 +1,69 @@
+/* engine/report: what a campaign measured per op, and the summary table and
+ * --json document made from it.  Kept apart from the campaign loop so the
+ * jobs layer, which merges what worker processes measured, prints the same
+ * reports as a single process. */
+#ifndef TIEFUZZ_ENGINE_REPORT_H
+#define TIEFUZZ_ENGINE_REPORT_H
+
+#include <stdio.h>
+#include "campaign.h"
+#include "findings.h"
+#include "isa/classify.h"
+#include "vk/device.h"
+
+/* One disagreeing case, kept for --json. */
+typedef struct {
+    uint64_t index;
+    isa_instance in;
+    uint32_t words[ISA_MAX_IN], host[ISA_MAX_OUT], device[ISA_MAX_OUT];
+} eng_kept_case;
+
+#define ENG_EXP_RANGE 2400
+/* What generation measured: per class, cases generated and verified in
+ * class, cases that are ties, and the result exponents ties reached. */
+typedef struct {
+    uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
+    uint8_t tie_exps[ENG_EXP_RANGE / 8];
+    uint64_t cells[ISA_CELL_WORDS];   /* rounding cells reached */
+} eng_class_stats;
+
+typedef struct {
+    const isa_op *op;
+    uint64_t cases, disagreements;
+    eng_class_stats stats;
+    double seconds;
+    char declared[160];
+    char skipped[512];
+    eng_kept_case *kept;   /* the first n_kept disagreements, by case index */
+    unsigned n_kept;
+} eng_op_report;
+
+void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from);
+unsigned eng_stats_cells(const eng_class_stats *s);
+unsigned eng_stats_tie_exponents(const eng_class_stats *s);
+
+/* The per-op table on f. */
+void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *reports, unsigned n);
+/* The --json document, written atomically; 0 or -1 (errno set). */
+int eng_report_json(const char *path, const eng_options *o, const vkd_info *dev, const eng_op_report *reports,
+                    unsigned n, const eng_findings *findings);
+
+/* Everything a run ends with. */
+typedef struct {
+    const eng_options *o;
+    const vkd_info *dev;
+    const eng_op_report *reports;
+    unsigned n;
+    const eng_findings *findings;
+    const char *known_dir;
+    unsigned validation_errors;
+    bool interrupted;
+} eng_outcome;
+
+/* Print the summary table, the findings and the notes, write --json, and
+ * return the exit status: status is a failure met during the run
+ * (EXIT_AGREE when none), then unknown findings (1), nothing run (3) and
+ * validation-layer errors (4) decide. */
+int eng_report_conclude(const eng_outcome *r, int status);
+
+#endif
