@@ -66,17 +66,9 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
     }
 }
 
-typedef struct {
-    const eng_options *o;
-    const vkd_info *dev;
-    const eng_op_report *reports;
-    unsigned n;
-    const eng_findings *findings;
-} json_ctx;
-
 static void write_json(FILE *f, void *ctx)
 {
-    json_ctx *c = ctx;
+    const eng_outcome *c = ctx;
     io_json j;
     char buf[256], ver[32];
     json_begin(&j, f);
@@ -137,13 +129,6 @@ static void write_json(FILE *f, void *ctx)
 }
 
 
-int eng_report_json(const char *path, const eng_options *o, const vkd_info *dev, const eng_op_report *reports,
-                    unsigned n, const eng_findings *findings)
-{
-    json_ctx c = {o, dev, reports, n, findings};
-    return io_write_atomic(path, write_json, &c);
-}
-
 int eng_report_conclude(const eng_outcome *r, int status)
 {
     eng_report_summary(stdout, r->o, r->reports, r->n);
@@ -153,7 +138,7 @@ int eng_report_conclude(const eng_outcome *r, int status)
                (unsigned long long)eng_findings_known(r->findings), r->known_dir);
     if (r->interrupted)
         fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
-    if (r->o->json_path && eng_report_json(r->o->json_path, r->o, r->dev, r->reports, r->n, r->findings)) {
+    if (r->o->json_path && io_write_atomic(r->o->json_path, write_json, (void *)r)) {
         fprintf(stderr, "tiefuzz run: cannot write --json %s\n", r->o->json_path);
         if (status == EXIT_AGREE)
             status = EXIT_USAGE;

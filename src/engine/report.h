@@ -44,9 +44,6 @@ unsigned eng_stats_tie_exponents(const eng_class_stats *s);
 
 /* The per-op table on f. */
 void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *reports, unsigned n);
-/* The --json document, written atomically; 0 or -1 (errno set). */
-int eng_report_json(const char *path, const eng_options *o, const vkd_info *dev, const eng_op_report *reports,
-                    unsigned n, const eng_findings *findings);
 
 /* Everything a run ends with. */
 typedef struct {
@@ -60,10 +57,10 @@ typedef struct {
     bool interrupted;
 } eng_outcome;
 
-/* Print the summary table, the findings and the notes, write --json, and
- * return the exit status: status is a failure met during the run
- * (EXIT_AGREE when none), then unknown findings (1), nothing run (3) and
- * validation-layer errors (4) decide. */
+/* Print the summary table, the findings and the notes, write the --json
+ * document (atomically), and return the exit status: status is a failure
+ * met during the run (EXIT_AGREE when none); without one, unknown findings
+ * (1), nothing run (3) and validation-layer errors (4) decide. */
 int eng_report_conclude(const eng_outcome *r, int status);
 
 #endif
