@@ -131,6 +131,7 @@ for d in (a, b):
     for f in d["findings"]:
         f.pop("file")
 assert a["ops"][0]["cases"] == 600000 and a["ops"][0]["disagreements_kept"], a["ops"][0]["cases"]
+assert (a.pop("jobs"), b.pop("jobs")) == (1, 2)
 for k in a:
     assert a[k] == b[k], k
 PY

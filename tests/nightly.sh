@@ -44,6 +44,7 @@ N="$SRC/scripts/nightly"
 
 "$N" --time 3s >/dev/null 2>&1; [ $? = 2 ] && ok || bad "--time 3s: want exit 2"
 "$N" --frobnicate >/dev/null 2>&1; [ $? = 2 ] && ok || bad "unknown argument: want exit 2"
+"$N" --jobs 0 >/dev/null 2>&1; [ $? = 2 ] && ok || bad "--jobs 0: want exit 2"
 
 default=$("$BUILD/src/tiefuzz" devices --json | python3 -c 'import json,sys; print([d["name"] for d in json.load(sys.stdin)["devices"] if d["default"]][0])')
 mkdir -p "$tmp/none"
@@ -138,8 +139,11 @@ llvmpipe*) check_reports "$tmp/n" yes && ok || bad "night 1 reports" ;;
 esac
 cp "$tmp/n/summary.json" "$tmp/night1.json" 2>/dev/null
 
-"$N" --time 16s --ops rdna2.v_fma_f32 --out "$tmp/n" >"$tmp/night2.log" 2>&1
+# The second night's campaign runs on two worker processes.
+"$N" --time 16s --ops rdna2.v_fma_f32 --out "$tmp/n" --jobs 2 >"$tmp/night2.log" 2>&1
 night2=$?
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["campaign"]["jobs"] == 2' "$tmp/n/summary.json" \
+    && ok || bad "night 2: the campaign did not run with --jobs 2"
 case "$default" in
 llvmpipe*)
     [ $night2 = 0 ] && ok || { tail -20 "$tmp/night2.log"; bad "night 2 with the known rules: exit $night2, want 0"; }

@@ -84,6 +84,10 @@ static void write_json(FILE *f, void *ctx)
     json_end_object(&j);
     json_string(&j, "lowering", c->o->shader_path ? "user-shader" : isa_lowering_name(c->o->lowering));
     json_uint(&j, "seed", c->o->seed);
+    json_uint(&j, "jobs", c->o->jobs > 1 ? c->o->jobs : 1);
+    char shard[32];
+    snprintf(shard, sizeof shard, "%u/%u", c->o->shard, c->o->shards);
+    json_string(&j, "shard", c->o->shards > 1 ? shard : NULL);
     json_array(&j, "ops");
     for (unsigned i = 0; i < c->n; i++) {
         const eng_op_report *r = &c->reports[i];
