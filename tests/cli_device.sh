@@ -73,6 +73,13 @@ run 0 "the same module as --shader" rdna2.v_fma_f16 --shader "$tmp/direct.spvasm
 printf 'OpCapability Shader\nthis is not SPIR-V\n' >"$tmp/broken.spvasm"
 run 2 "broken shader rejected" rdna2.v_fma_f16 --shader "$tmp/broken.spvasm" --cases 10
 grep -q "broken.spvasm" "$tmp/err" && ok || bad "broken shader named"
+# A batch that does not finish in --timeout: the device is abandoned (not waited for, not torn
+# down under the running work, which crashed in the driver before), the summary says why, exit 3.
+start=$SECONDS
+run 3 "batch timeout" maxwell.imad_hi_u32 --shader "$DATA/slow_imad_hi.spvasm" --timeout 1s --cases 200000 --no-findings
+[ $((SECONDS - start)) -lt 30 ] && grep -q "did not finish a batch within 1000 ms" "$tmp/err" \
+    && grep -q "maxwell.imad_hi_u32 .*did not finish" "$tmp/out" && ok \
+    || bad "batch timeout: $((SECONDS - start)) s, message or summary missing"
 run 2 "shader needs one op" 'rdna2.v_fma_*' --shader "$tmp/direct.spvasm" --cases 10
 
 # Same seed, same cases, whatever the batch size: the same disagreements.

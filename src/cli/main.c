@@ -1,7 +1,9 @@
 /* tiefuzz: a differential fuzzer for GPU arithmetic translated to SPIR-V. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
+#include "vk/device.h"
 
 static const char usage[] =
     "usage: tiefuzz COMMAND [ARGS]\n"
@@ -43,8 +45,17 @@ int main(int argc, char **argv)
                     {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"merge", cmd_merge}, {"replay", cmd_replay},
                     {"fit", cmd_fit}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            rc = commands[i].fn(argc - 1, argv + 1);
+            if (vkd_any_abandoned()) {
+                /* A batch timed out or the device was lost and may still be running:
+                 * the driver's exit handlers could wait for it, so end here (every
+                 * file is already written). */
+                fflush(NULL);
+                _exit(rc);
+            }
+            return rc;
+        }
     fprintf(stderr, "tiefuzz: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

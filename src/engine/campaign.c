@@ -306,6 +306,15 @@ static void status_line(const eng_op_report *r, double started, double deadline,
     fflush(stderr);
 }
 
+/* A batch that could not be submitted or did not finish: the op's report
+ * says so (the summary shows "stopped: ..."), and the run ends with exit 3. */
+static int device_failed(eng_op_report *r, const char *err)
+{
+    fprintf(stderr, "\ntiefuzz: %s\n", err);
+    snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
+    return EXIT_NO_DEVICE;
+}
+
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
                   double deadline, slot slots[2], uint8_t *bad)
 {
@@ -347,20 +356,16 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             sl->start = next;
             sl->count = (unsigned)count;
             fill(s, r, sl);
-            if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err)) {
-                fprintf(stderr, "\ntiefuzz: %s\n", err);
-                return EXIT_NO_DEVICE;
-            }
+            if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err))
+                return device_failed(r, err);
             sl->busy = true;
             next += count;
         }
         /* Collect the other slot's results. */
         slot *prev = &slots[cur ^ 1];
         if (prev->busy) {
-            if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err)) {
-                fprintf(stderr, "\ntiefuzz: %s\n", err);
-                return EXIT_NO_DEVICE;
-            }
+            if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err))
+                return device_failed(r, err);
             prev->busy = false;
             check(s, r, prev, bad);
             if (s->failure)
@@ -377,10 +382,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
     /* A slot submitted last may still be running (the loop ends on the other). */
     for (int i = 0; i < 2; i++)
         if (slots[i].busy) {
-            if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err)) {
-                fprintf(stderr, "\ntiefuzz: %s\n", err);
-                return EXIT_NO_DEVICE;
-            }
+            if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err))
+                return device_failed(r, err);
             slots[i].busy = false;
             check(s, r, &slots[i], bad);
         }

@@ -20,7 +20,19 @@ struct vkd_device {
     char cache_path[1024];
     vkd_info info;
     unsigned validation_errors;
+    bool abandoned;   /* timed out or lost: the device may still be running our work */
 };
+
+static bool any_abandoned;
+
+void vkd_abandon(vkd_device *d)
+{
+    d->abandoned = true;
+    any_abandoned = true;
+}
+
+bool vkd_abandoned(const vkd_device *d) { return d->abandoned; }
+bool vkd_any_abandoned(void) { return any_abandoned; }
 
 static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                      VkDebugUtilsMessageTypeFlagsEXT type,
@@ -388,6 +400,12 @@ vkd_device *vkd_open(const char *sel, bool validation, char *err, size_t errn)
 void vkd_close(vkd_device *d)
 {
     if (!d)
+        return;
+    /* A device still running a batch must not be waited for (it may never
+     * finish) nor torn down under the work (the driver would crash in it):
+     * it is left as it is, d included (the debug messenger points to it),
+     * for the process's exit to end. */
+    if (d->abandoned)
         return;
     if (d->device) {
         vkDeviceWaitIdle(d->device);

@@ -39,6 +39,13 @@ char *vkd_version_text(uint32_t v, char *buf, size_t n);
  * and counts its error messages. */
 vkd_device *vkd_open(const char *sel, bool validation, char *err, size_t errn);
 void vkd_close(vkd_device *d);
+/* After a batch timed out or the device was lost: from now on nothing is
+ * destroyed on it (vkd_close and the runner's destroy calls only free host
+ * memory), and vkd_any_abandoned tells main to end the process with _exit,
+ * since the driver's exit handlers could wait for the running batch. */
+void vkd_abandon(vkd_device *d);
+bool vkd_abandoned(const vkd_device *d);
+bool vkd_any_abandoned(void);
 const vkd_info *vkd_device_info(const vkd_device *d);
 unsigned vkd_validation_errors(const vkd_device *d);
 

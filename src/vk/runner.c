@@ -115,8 +115,12 @@ void vkr_batch_destroy(vkd_device *d, vkr_batch *b)
     if (!b)
         return;
     VkDevice dev = vkd_handle(d);
-    if (b->pending)
-        vkWaitForFences(dev, 1, &b->fence, VK_TRUE, 5000000000ull);
+    if (b->pending && !vkd_abandoned(d) && vkWaitForFences(dev, 1, &b->fence, VK_TRUE, 5000000000ull) != VK_SUCCESS)
+        vkd_abandon(d);
+    if (vkd_abandoned(d)) {   /* the device may still use it: leave it */
+        free(b);
+        return;
+    }
     if (b->fence)
         vkDestroyFence(dev, b->fence, NULL);
     if (b->cmd_pool)
@@ -183,6 +187,10 @@ void vkr_pipeline_destroy(vkd_device *d, vkr_pipeline *p)
 {
     if (!p)
         return;
+    if (vkd_abandoned(d)) {
+        free(p);
+        return;
+    }
     vkDestroyPipeline(vkd_handle(d), p->pipeline, NULL);
     vkDestroyShaderModule(vkd_handle(d), p->module, NULL);
     free(p);
@@ -190,6 +198,10 @@ void vkr_pipeline_destroy(vkd_device *d, vkr_pipeline *p)
 
 int vkr_submit(vkd_device *d, vkr_batch *b, vkr_pipeline *p, unsigned count, char *err, size_t errn)
 {
+    if (vkd_abandoned(d)) {
+        snprintf(err, errn, "the device '%s' was abandoned after a timeout or loss", vkd_device_info(d)->name);
+        return -1;
+    }
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     vkResetCommandBuffer(b->cmd, 0);
@@ -209,6 +221,8 @@ int vkr_submit(vkd_device *d, vkr_batch *b, vkr_pipeline *p, unsigned count, cha
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &b->cmd};
     VkResult r = vkQueueSubmit(vkd_queue(d), 1, &si, b->fence);
     if (r != VK_SUCCESS) {
+        if (r == VK_ERROR_DEVICE_LOST)
+            vkd_abandon(d);
         snprintf(err, errn, "vkQueueSubmit failed on '%s' (VkResult %d%s)", vkd_device_info(d)->name, r,
                  r == VK_ERROR_DEVICE_LOST ? ": device lost" : "");
         return -1;
@@ -224,8 +238,10 @@ int vkr_wait(vkd_device *d, vkr_batch *b, unsigned timeout_ms, char *err, size_t
         b->pending = false;
         return 0;
     }
+    vkd_abandon(d);   /* the batch may still be running */
     if (r == VK_TIMEOUT)
-        snprintf(err, errn, "the device '%s' did not finish a batch within %u ms", vkd_device_info(d)->name, timeout_ms);
+        snprintf(err, errn, "the device '%s' did not finish a batch within %u ms (abandoned: nothing more runs on it)",
+                 vkd_device_info(d)->name, timeout_ms);
     else
         snprintf(err, errn, "waiting for the device '%s' failed (VkResult %d%s)", vkd_device_info(d)->name, r,
                  r == VK_ERROR_DEVICE_LOST ? ": device lost" : "");
