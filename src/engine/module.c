@@ -61,8 +61,11 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
         return -1;
     }
     if (spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
+        /* The validator names instructions as the disassembler writes them. */
+        char *dis = spv_disassemble(&out->spv);
         snprintf(err, errn, "%s: the generated module fails validation (a tiefuzz bug): %s\n%s", in->op->name, msg,
-                 k.text);
+                 dis ? dis : k.text);
+        free(dis);
         spv_kernel_free(&k);
         spv_module_free(&out->spv);
         return -1;

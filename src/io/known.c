@@ -1,5 +1,5 @@
 /* Known-divergence rules. */
-#include <ctype.h>
+#define _GNU_SOURCE   /* strcasestr */
 #include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -8,18 +8,6 @@
 #include "finding.h"
 #include "known.h"
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return n == 0;
-}
 
 static bool in_list(const char *list, const char *item)
 {
@@ -158,7 +146,7 @@ const io_known_rule *io_known_match(const io_known *k, const char *device, const
 {
     for (unsigned i = 0; k && i < k->n; i++) {
         const io_known_rule *r = &k->rules[i];
-        if (r->device[0] && !contains_ci(device, r->device))
+        if (r->device[0] && !strcasestr(device, r->device))
             continue;
         if (r->op[0] && fnmatch(r->op, op, 0) != 0)
             continue;

@@ -1,6 +1,6 @@
 /* Instance, device enumeration and selection, features, the pipeline cache
  * file, and the validation-layer messenger. */
-#include <ctype.h>
+#define _GNU_SOURCE   /* strcasestr */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,18 +181,6 @@ int vkd_enumerate(vkd_info **out, unsigned *count, char *err, size_t errn)
     return 0;
 }
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return n == 0;
-}
 
 int vkd_choose(const vkd_info *list, unsigned count, const char *sel)
 {
@@ -202,7 +190,7 @@ int vkd_choose(const vkd_info *list, unsigned count, const char *sel)
         if (*sel && !*end)
             return idx >= 0 && (unsigned long)idx < count ? (int)idx : -1;
         for (unsigned i = 0; i < count; i++)
-            if (contains_ci(list[i].name, sel))
+            if (strcasestr(list[i].name, sel))
                 return (int)i;
         return -1;
     }
