@@ -93,9 +93,14 @@ static gen_aim aim_of(gen_class c)
     }
 }
 
+static int lowest_bit(const fp_format *f) { return f->emin - (int)f->precision + 1; }
+
+/* c narrower than the destination: the f16 c of V_FMA_MIX_F32. */
+static bool narrow_c(const lane_spec *s) { return s->fmt[2]->precision < s->dest->precision; }
+
 static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget)
 {
-    const fp_format *d = s->dest;
+    const fp_format *d = s->dest, *fc = s->fmt[2];
     *budget = 0;
     switch (c) {
     case GEN_SUBNORMAL: {
@@ -106,16 +111,27 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
         return t;
     }
     case GEN_CANCEL:
-        /* A product narrow enough for c to cancel it exactly, half the time,
-         * when c is narrower than a product. */
-        if (s->fmt[2]->precision < s->fmt[0]->precision + s->fmt[1]->precision && gen_coin(r))
-            *budget = (int)s->fmt[2]->precision;
+        if (narrow_c(s)) {
+            /* An f16 c cannot take a full product's head off leaving only bits
+             * far below it: a product it cancels exactly, within its range. */
+            *budget = (int)fc->precision;
+            return gen_range(r, lowest_bit(fc) + *budget - 1, fc->emax);
+        }
+        /* Half the time a product narrow enough for c to cancel it exactly. */
+        if (fc->precision < s->fmt[0]->precision + s->fmt[1]->precision && gen_coin(r))
+            *budget = (int)fc->precision;
         return gen_range(r, product_floor(s), d->emax - 1);
     case GEN_OVERFLOW:
         /* A short product, so that c can reach from it to the top of the range. */
         *budget = (int)d->precision;
         return gen_range(r, d->emax - 1, d->emax);
     default: {
+        if (narrow_c(s)) {
+            /* c must carry the product's bits below the unit plus half a unit:
+             * a short product whose unit is within c's range. */
+            *budget = (int)(d->precision + fc->precision) - 3;
+            return gen_range(r, lowest_bit(fc) + *budget - 1, fc->emax + (int)d->precision - 1);
+        }
         int lo = product_floor(s), hi = d->emax - 1;
         if (lo > hi)
             lo = hi - 4;
@@ -124,19 +140,28 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
     }
 }
 
+/* What a product of a power of two and an f32 can be exactly: 24 significant
+ * bits over a far wider exponent range than f32's (a fused product near a
+ * subnormal K reaches below 2^-149).  Only an encoding for gen_addend. */
+static const fp_format f32_product = {"f32-product", 35, 11, 24, -1022, 1023, 1023};
+
 /* K is the addend: build the product y so that K + y aims, then split y
  * into a power of two times b. */
 static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
-    /* The legacy forms flush K like any other source. */
+    /* The legacy forms flush K like any other source, and round the product
+     * to f32 (flushed) before the sum: y must then be an f32 itself. */
     fp_value k = val(&fp_f32, s->unfused ? fp_flush_bits(&fp_f32, s->fixed_bits) : s->fixed_bits);
+    const fp_format *fy = s->unfused || c == GEN_DOUBLE_ROUND ? &fp_f32 : &f32_product;
     uint64_t y;
-    if (!gen_addend(k, &fp_f32, s->dest, aim_of(c), r, &y))
+    if (!gen_addend(k, fy, s->dest, aim_of(c), r, &y))
         return false;
-    fp_value yv = val(&fp_f32, y);
+    fp_value yv = val(fy, y);
     if (yv.kind != FPK_FINITE)
         return false;
-    int e = gen_range(r, -8, 8);
+    /* a = +-2^e near 1, moved as far as b = y / a needs to stay an f32. */
+    int my = fp_msb(yv);
+    int e = clampi(gen_range(r, -8, 8), my - fp_f32.emax, my - fp_f32.emin);
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product that rounds to y: a near one, b = y / a. */
         double a = 1.0 + (double)(gen_next(r) >> 41) * 0x1p-23;
@@ -160,6 +185,28 @@ static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uin
         return false;
     v[1] = fp_round(&fp_f32, b, FP_RNE, 0);
     return true;
+}
+
+/* When K + y cannot be aimed exactly (a K with low bits far from the
+ * target: a subnormal result would need a y of over 100 significant bits,
+ * the overflow midpoint likewise), reach the class the other way it is
+ * defined: subnormal operands (a or b), or a product in the top two
+ * binades, which K barely moves. */
+static bool design_fixed_addend_fallback(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
+    v[2] = s->fixed_bits;
+    if (c == GEN_SUBNORMAL) {
+        int i = gen_coin(r);
+        v[i] = gen_near_subnormal(s->fmt[i], r);
+        v[1 - i] = gen_value_with_exp(s->fmt[1 - i], r, sign_for(s, 1 - i, r), gen_range(r, -4, 4), 0);
+        return true;
+    }
+    if (c == GEN_OVERFLOW) {
+        pick_product(s, gen_range(r, s->dest->emax - 1, s->dest->emax), 0, r, &v[0], &v[1]);
+        return fp_representable(fa, val(fa, v[0])) && fp_representable(fb, val(fb, v[1]));
+    }
+    return false;
 }
 
 /* Round onto a tie at f32 first: for an f16 destination, c on the f16 grid
@@ -186,7 +233,14 @@ static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
         return true;
     }
     int budget;
-    pick_product(s, class_target(s, GEN_TIE, r, &budget), 0, r, &v[0], &v[1]);
+    int target = class_target(s, GEN_TIE, r, &budget);
+    const fp_format *fc = s->fmt[2];
+    if (fc->precision < s->dest->precision)
+        /* c narrower than the destination (an f16 c of a MIX op): c is half a
+         * unit of the rounded product, so that unit must be on c's grid. */
+        target = gen_range(r, fc->emin - (int)fc->precision + (int)s->dest->precision + 1,
+                           fc->emax + (int)s->dest->precision - 1);
+    pick_product(s, target, 0, r, &v[0], &v[1]);
     fp_value p = fp_mul(val(s->fmt[0], v[0]), val(s->fmt[1], v[1]));
     fp_value x = val(&fp_f32, fp_round(&fp_f32, p, FP_RNE, 0));
     return gen_addend(x, s->fmt[2], s->dest, AIM_TIE, r, &v[2]);
@@ -251,8 +305,15 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
             v[s->fixed] = s->fixed_bits;
         return true;
     }
-    if (s->fixed == 2)
-        return design_fixed_addend(s, c, r, v);
+    if (s->fixed == 2) {
+        /* Only a K near the subnormal range can be kept to a subnormal sum. */
+        fp_value k = val(&fp_f32, s->fixed_bits);
+        if (c == GEN_SUBNORMAL && k.kind == FPK_FINITE && fp_msb(k) >= s->dest->emin + 2)
+            return design_fixed_addend_fallback(s, c, r, v);
+        if (design_fixed_addend(s, c, r, v))
+            return true;
+        return design_fixed_addend_fallback(s, c, r, v);
+    }
     if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
         return design_double_round(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
@@ -280,7 +341,25 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
     fp_value x = start(s, v[0], v[1]);
     if (c == GEN_DOUBLE_ROUND)  /* f32 destination with K as b: round the product first */
         x = val(&fp_f32, fp_round(&fp_f32, x, FP_RNE, 0));
-    return gen_addend(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]);
+    if (gen_addend(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]))
+        return true;
+    /* No c puts a product this far from the top exactly at the overflow
+     * boundary; a c in the top two binades still puts the sum there. */
+    const fp_format *fc = s->fmt[2];
+    if (c != GEN_OVERFLOW || s->fixed == 2)
+        return false;
+    if (x.kind == FPK_FINITE && fp_msb(x) >= s->dest->emax - 1) {
+        /* The product is there already: a c of its sign adds sticky bits. */
+        int e = clampi(fp_msb(x) - gen_range(r, 12, 40), fc->emin, fc->emax);
+        v[2] = gen_value_with_exp(fc, r, x.sign, e, 0);
+        return true;
+    }
+    if (fc->emax >= s->dest->emax - 1) {
+        int top = fc->emax < s->dest->emax ? fc->emax : s->dest->emax;
+        v[2] = gen_value_with_exp(fc, r, sign_for(s, 2, r), gen_range(r, s->dest->emax - 1, top), 0);
+        return true;
+    }
+    return false;
 }
 
 /* Flip signs so that sources under abs keep the sign abs+neg forces. */
