@@ -72,13 +72,18 @@ eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint3
     return KIND_OTHER;
 }
 
+uint32_t eng_signature_shape(const isa_instance *in)
+{
+    return in->op->ctrl_limit[CTRL_OP_SEL_HI] && in->op->ctrl_limit[CTRL_NEG_HI] && in->op->n_out == 1 &&
+                   in->op->in[0].format == WORD_B32
+               ? in->ctrl[CTRL_OP_SEL_HI]
+               : 0;
+}
+
 uint64_t eng_signature(const isa_instance *in, const eng_target *t, eng_kind k)
 {
     char text[1024];
-    uint32_t shape = in->op->ctrl_limit[CTRL_OP_SEL_HI] && in->op->ctrl_limit[CTRL_NEG_HI] && in->op->n_out == 1 &&
-                             in->op->in[0].format == WORD_B32
-                         ? in->ctrl[CTRL_OP_SEL_HI]
-                         : 0;
+    uint32_t shape = eng_signature_shape(in);
     snprintf(text, sizeof text, "%s|shape=%x,k=%d|%s|%s|%s|%s", in->op->name, shape, in->op->ctrl_limit[CTRL_K] != 0,
              t->lowering, t->device, t->driver, eng_kind_name(k));
     return XXH64(text, strlen(text), 0);
