@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,7 @@ typedef struct {
     int failure;          /* exit status of a failure inside a batch check */
     gen_class classes[64];  /* the requested classes that apply to the current op */
     unsigned n_classes;
+    uint64_t cases_before, disagreements_before;  /* of the ops already run, for o->progress */
 } run_state;
 
 /* One batch slot: cases [start, start+count) of one instance. */
@@ -371,6 +373,11 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             if (s->failure)
                 return s->failure;
         }
+        if (o->progress) {
+            atomic_store_explicit(&o->progress->cases, s->cases_before + r->cases, memory_order_relaxed);
+            atomic_store_explicit(&o->progress->disagreements, s->disagreements_before + r->disagreements,
+                                  memory_order_relaxed);
+        }
         if (tty && now() - last_status > 0.25) {
             status_line(r, started, deadline, time_bound);
             last_status = now();
@@ -535,7 +542,11 @@ int eng_run(const eng_options *o)
             continue;
         }
         double deadline = t0 + o->seconds * (double)(done + 1) / (double)usable;
+        if (o->progress)
+            atomic_store_explicit(&o->progress->op, (unsigned)i, memory_order_relaxed);
         int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
+        s.cases_before += r->cases;
+        s.disagreements_before += r->disagreements;
         done++;
         if (rc) {
             status = rc;

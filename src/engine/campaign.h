@@ -39,7 +39,15 @@ typedef struct {
     /* Set by the jobs layer for each worker process, never by users: */
     unsigned job, n_jobs;        /* this worker's share of the chunks (see eng_next_owned) */
     const char *worker_report;   /* write the results here for the parent instead of printing them */
+    struct eng_progress *progress;  /* where the parent reads how far this worker is (shared memory) */
 } eng_options;
+
+/* A worker's progress, written by it after every batch, read by the parent
+ * for its live status line. */
+typedef struct eng_progress {
+    _Atomic uint64_t cases, disagreements;
+    _Atomic unsigned op;         /* index of the op it runs among the selected ones */
+} eng_progress;
 
 /* The known-divergence directory to use when none is given: corpus/known in
  * the working directory, else the one in tiefuzz's source tree. */

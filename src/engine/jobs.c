@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -197,7 +200,7 @@ static void on_parent_sigint(int sig)
 
 /* A worker: the same campaign, its share of the cases, nothing printed but
  * errors; results go to DIR/job-K.report and DIR/job-K/. */
-static int run_worker(const eng_options *o, unsigned k, const char *scratch)
+static int run_worker(const eng_options *o, unsigned k, const char *scratch, eng_progress *progress)
 {
     char findings_dir[1100], report_path[1100];
     snprintf(findings_dir, sizeof findings_dir, "%s/job-%u", scratch, k);
@@ -212,9 +215,58 @@ static int run_worker(const eng_options *o, unsigned k, const char *scratch)
     w.json_path = NULL;
     w.findings_dir = o->findings_dir ? findings_dir : NULL;
     w.worker_report = report_path;
+    w.progress = progress;
     /* The machine's cores are shared among the workers' generation threads. */
     w.threads = o->threads / o->jobs ? o->threads / o->jobs : 1;
     return eng_run(&w);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A worker's exit status from waitpid's (ws -1: it could not be waited for). */
+static int exit_of(const eng_options *o, unsigned k, int ws)
+{
+    if (ws != -1 && WIFEXITED(ws))
+        return WEXITSTATUS(ws);
+    if (ws != -1 && WIFSIGNALED(ws))
+        fprintf(stderr, "\ntiefuzz run: worker %u of %u was killed by signal %d (%s); its share of the cases is "
+                "missing\n", k, o->jobs, WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+    return EXIT_INTERNAL;
+}
+
+/* All workers together: the ops they are on, cases, rate, disagreements. */
+static void status_line(const eng_options *o, const isa_op *const *ops, unsigned n, eng_progress *progress,
+                        const bool *reaped, unsigned started, double t0)
+{
+    uint64_t cases = 0, disagreements = 0;
+    unsigned lo = n, hi = 0;
+    for (unsigned k = 0; k < started; k++) {
+        cases += atomic_load_explicit(&progress[k].cases, memory_order_relaxed);
+        disagreements += atomic_load_explicit(&progress[k].disagreements, memory_order_relaxed);
+        unsigned op = atomic_load_explicit(&progress[k].op, memory_order_relaxed);
+        if (!reaped[k] && op < n) {
+            lo = op < lo ? op : lo;
+            hi = op > hi ? op : hi;
+        }
+    }
+    double t = now() - t0;
+    if (lo == n)
+        lo = hi = 0;
+    char which[48];
+    if (hi > lo)
+        snprintf(which, sizeof which, "ops %u-%u of %u", lo + 1, hi + 1, n);
+    else
+        snprintf(which, sizeof which, "op %u of %u", lo + 1, n);
+    fprintf(stderr, "\r\033[K%u jobs  %-24s %-14s %12llu cases %10.0f/s %6llu disagreements", o->jobs, ops[lo]->name,
+            which, (unsigned long long)cases, t > 0 ? (double)cases / t : 0.0, (unsigned long long)disagreements);
+    if (!o->cases)
+        fprintf(stderr, "  %5.1fs left", o->seconds > t ? o->seconds - t : 0.0);
+    fflush(stderr);
 }
 
 int eng_run_jobs(const eng_options *o)
@@ -247,6 +299,17 @@ int eng_run_jobs(const eng_options *o)
     struct sigaction sa = {.sa_handler = on_parent_sigint}, old;
     sigaction(SIGINT, &sa, &old);
     pid_t *pids = calloc(o->jobs, sizeof *pids);
+    /* Shared with the workers: how far each is, for the status line. */
+    eng_progress *progress = mmap(NULL, o->jobs * sizeof *progress, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                                  -1, 0);
+    if (progress == MAP_FAILED) {
+        fprintf(stderr, "tiefuzz run: --jobs: cannot map shared memory (%s)\n", strerror(errno));
+        free(pids);
+        io_known_free(&known);
+        rmdir(scratch);
+        return EXIT_INTERNAL;
+    }
+    memset(progress, 0, o->jobs * sizeof *progress);
     int status = EXIT_AGREE;
     unsigned started = 0;
     for (unsigned k = 0; k < o->jobs; k++, started++) {
@@ -254,7 +317,7 @@ int eng_run_jobs(const eng_options *o)
         if (pids[k] == 0) {
             /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
             eng_catch_interrupts();
-            int rc = run_worker(o, k, scratch);
+            int rc = run_worker(o, k, scratch, &progress[k]);
             fflush(NULL);
             _exit(rc);
         }
@@ -264,38 +327,46 @@ int eng_run_jobs(const eng_options *o)
             break;
         }
     }
-    bool forwarded = false;
+    /* Wait for the workers, with a live status line on a terminal. */
+    bool forwarded = false, tty = isatty(2) && !o->quiet;
     int *exits = calloc(o->jobs, sizeof *exits);
-    for (unsigned k = 0; k < started; k++) {
-        int ws;
-        for (;;) {
-            if (parent_interrupted && !forwarded) {
-                /* Ctrl-C reaches the workers through the terminal; a signal sent
-                 * to this process alone is passed on, so they stop and report. */
-                for (unsigned j = k; j < started; j++)
+    bool *reaped = calloc(o->jobs, sizeof *reaped);
+    unsigned left = started;
+    double t0 = now(), last_status = 0;
+    while (left) {
+        if (parent_interrupted && !forwarded) {
+            /* Ctrl-C reaches the workers through the terminal; a signal sent
+             * to this process alone is passed on, so they stop and report. */
+            for (unsigned j = 0; j < started; j++)
+                if (!reaped[j])
                     kill(pids[j], SIGINT);
-                forwarded = true;
-            }
-            if (waitpid(pids[k], &ws, 0) >= 0)
-                break;
-            if (errno != EINTR) {
-                ws = -1;
-                break;
-            }
+            forwarded = true;
         }
-        if (ws != -1 && WIFEXITED(ws))
-            exits[k] = WEXITSTATUS(ws);
-        else if (ws != -1 && WIFSIGNALED(ws)) {
-            fprintf(stderr, "tiefuzz run: worker %u of %u was killed by signal %d (%s); its share of the cases is "
-                    "missing\n", k, o->jobs, WTERMSIG(ws), strsignal(WTERMSIG(ws)));
-            exits[k] = EXIT_INTERNAL;
-        } else {
-            exits[k] = EXIT_INTERNAL;
+        bool any = false;
+        for (unsigned k = 0; k < started; k++) {
+            if (reaped[k])
+                continue;
+            int ws;
+            pid_t p = waitpid(pids[k], &ws, WNOHANG);
+            if (p == 0 || (p < 0 && errno == EINTR))
+                continue;
+            reaped[k] = any = true;
+            left--;
+            exits[k] = exit_of(o, k, p < 0 ? -1 : ws);
+            /* 0 and 1 are outcomes (the parent judges the merged findings); 2-4 are failures. */
+            if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
+                status = exits[k];
         }
-        /* 0 and 1 are outcomes (the parent judges the merged findings); 2-4 are failures. */
-        if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
-            status = exits[k];
+        if (left && tty && now() - last_status >= 0.25) {
+            status_line(o, ops, (unsigned)n, progress, reaped, started, t0);
+            last_status = now();
+        }
+        if (left && !any)
+            nanosleep(&(struct timespec){0, 20000000}, NULL);
     }
+    if (tty)
+        fprintf(stderr, "\r\033[K");
+    free(reaped);
     sigaction(SIGINT, &old, NULL);
 
     /* Merge what the workers measured. */
@@ -378,6 +449,7 @@ int eng_run_jobs(const eng_options *o)
     free(merged);
     free(exits);
     free(pids);
+    munmap(progress, o->jobs * sizeof *progress);
     io_known_free(&known);
     return status;
 }

@@ -389,6 +389,10 @@ static bool feasible(const lane_spec *s, gen_class c)
         fp_value k = val(s->fmt[s->fixed], s->fixed_bits);
         if (c != GEN_RANDOM && c != GEN_SPECIAL && k.kind != FPK_FINITE)
             return false;
+        /* A power-of-two factor K leaves every product exact in f32: nothing to round twice. */
+        if (c == GEN_DOUBLE_ROUND && s->fixed < 2 && s->dest != &fp_f16 && k.kind == FPK_FINITE &&
+            fp_msb(k) == fp_lsb(k))
+            return false;
     }
     const fp_format *a = s->fmt[0], *b = s->fmt[1], *cf = s->fmt[2], *d = s->dest;
     if (c == GEN_DOUBLE_ROUND && d != &fp_f16 && a->precision + b->precision <= d->precision)
