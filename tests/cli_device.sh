@@ -150,9 +150,10 @@ run 1 "--jobs 3 --shard 1/2" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tm
 "$T" merge "$tmp/f-j0" "$tmp/f-j1" -o "$tmp/f-jm" >/dev/null 2>"$tmp/err" && diff -r "$tmp/f-jm" "$tmp/f-none" >&2 \
     && ok || bad "jobs within shards, merged, differ from the one run"
 [ -z "$(ls -A "$tmp/scratch")" ] && ok || bad "--jobs left its scratch directory: $(ls "$tmp/scratch")"
-# A missing device: every worker says so, exit 3.
+# A missing device: exit 3, and the workers' identical messages are relayed once.
 run 3 "--jobs 2, no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10 --jobs 2
-grep -q "no Vulkan device matches 'no-such-gpu'" "$tmp/err" && ok || bad "--jobs: missing device named"
+[ "$(grep -c "no Vulkan device matches 'no-such-gpu'" "$tmp/err")" = 1 ] && ok \
+    || bad "--jobs: the missing device named once, not once per worker"
 # A worker killed mid-run: exit 4 naming it, and the other worker's findings are still merged.
 "$T" run rdna2.v_fma_f32 --time 6s --known "$tmp/none" --findings "$tmp/f-killed" --jobs 2 --show 0 \
     >"$tmp/out" 2>"$tmp/err" &

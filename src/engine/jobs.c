@@ -1,6 +1,7 @@
 /* engine/jobs: one campaign on N worker processes; see jobs.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,41 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+typedef struct {
+    char **lines;
+    unsigned n;
+} line_set;
+
+/* Print the messages worker k wrote (DIR/job-K.err) that no worker has
+ * printed yet: N workers meeting the same failure say it once. */
+static void relay_messages(const char *scratch, unsigned k, line_set *seen)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/job-%u.err", scratch, k);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[0] == '\n')
+            continue;
+        bool again = false;
+        for (unsigned i = 0; i < seen->n && !again; i++)
+            again = !strcmp(seen->lines[i], line);
+        if (again)
+            continue;
+        fputs(line, stderr);
+        if (line[len - 1] != '\n')
+            fputc('\n', stderr);
+        seen->lines = realloc(seen->lines, (seen->n + 1) * sizeof *seen->lines);
+        seen->lines[seen->n++] = strdup(line);
+    }
+    free(line);
+    fclose(f);
+}
+
 /* A worker's exit status from waitpid's (ws -1: it could not be waited for). */
 static int exit_of(const eng_options *o, unsigned k, int ws)
 {
@@ -317,6 +353,15 @@ int eng_run_jobs(const eng_options *o)
         if (pids[k] == 0) {
             /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
             eng_catch_interrupts();
+            /* Its messages go to a file the parent relays: once, not once per worker,
+             * and not through the parent's status line. */
+            char err_path[1100];
+            snprintf(err_path, sizeof err_path, "%s/job-%u.err", scratch, k);
+            int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd >= 0) {
+                dup2(fd, 2);
+                close(fd);
+            }
             int rc = run_worker(o, k, scratch, &progress[k]);
             fflush(NULL);
             _exit(rc);
@@ -333,6 +378,7 @@ int eng_run_jobs(const eng_options *o)
     bool *reaped = calloc(o->jobs, sizeof *reaped);
     unsigned left = started;
     double t0 = now(), last_status = 0;
+    line_set seen = {NULL, 0};
     while (left) {
         if (parent_interrupted && !forwarded) {
             /* Ctrl-C reaches the workers through the terminal; a signal sent
@@ -352,6 +398,9 @@ int eng_run_jobs(const eng_options *o)
                 continue;
             reaped[k] = any = true;
             left--;
+            if (tty)
+                fprintf(stderr, "\r\033[K");
+            relay_messages(scratch, k, &seen);
             exits[k] = exit_of(o, k, p < 0 ? -1 : ws);
             /* 0 and 1 are outcomes (the parent judges the merged findings); 2-4 are failures. */
             if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
@@ -367,6 +416,9 @@ int eng_run_jobs(const eng_options *o)
     if (tty)
         fprintf(stderr, "\r\033[K");
     free(reaped);
+    for (unsigned i = 0; i < seen.n; i++)
+        free(seen.lines[i]);
+    free(seen.lines);
     sigaction(SIGINT, &old, NULL);
 
     /* Merge what the workers measured. */
