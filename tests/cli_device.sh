@@ -180,6 +180,16 @@ got=$?
 [ "$got" = 1 ] && [ $((SECONDS - start)) -lt 60 ] && grep -q "interrupted" "$tmp/err" && grep -q "rdna2.v_fma_f32" "$tmp/out" \
     && ok || { bad "--jobs interrupted: exit $got after $((SECONDS - start)) s"; cat "$tmp/err" >&2; }
 [ -z "$(ls -A "$tmp/scratch")" ] && ok || bad "--jobs left its scratch directory after an interrupt: $(ls "$tmp/scratch")"
+# SIGTERM (a CI job's timeout) stops a run cleanly too, with its summary and --json.
+"$T" run rdna2.v_fma_f32 --time 120s --known "$tmp/none" --no-findings --show 0 --json "$tmp/term.json" \
+    >"$tmp/out" 2>"$tmp/err" &
+parent=$!
+sleep 3
+kill -TERM "$parent"
+wait "$parent"
+got=$?
+[ "$got" = 1 ] && grep -q "interrupted" "$tmp/err" && grep -q "rdna2.v_fma_f32" "$tmp/out" && [ -s "$tmp/term.json" ] \
+    && ok || { bad "SIGTERM: exit $got, want 1 with the summary and --json"; cat "$tmp/err" >&2; }
 unset TMPDIR
 
 # A corrupt input stops the merge before anything is written, naming the file.

@@ -37,6 +37,7 @@ void eng_catch_interrupts(void)
 {
     struct sigaction sa = {.sa_handler = on_sigint};
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 static double now(void)
@@ -517,8 +518,10 @@ int eng_run(const eng_options *o)
         slots[i].host = malloc(words_out * 4);
     }
     uint8_t *bad_flags = malloc(o->batch);
-    struct sigaction sa = {.sa_handler = on_sigint}, old;
-    sigaction(SIGINT, &sa, &old);
+    /* Ctrl-C, or SIGTERM from a CI job's timeout: stop cleanly, with the summary. */
+    struct sigaction sa = {.sa_handler = on_sigint}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     if (!o->quiet)
         fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(dev)->name,
                 vkd_device_info(dev)->driver_name, o->shader_path ? "user shader" : isa_lowering_name(o->lowering),
@@ -558,7 +561,8 @@ int eng_run(const eng_options *o)
     for (int i = 0; i < n; i++)
         if (!reports[i].op)
             reports[i].op = ops[i];
-    sigaction(SIGINT, &old, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     char finish_err[1200];
     if (eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);

@@ -332,8 +332,9 @@ int eng_run_jobs(const eng_options *o)
 
     /* No Vulkan call has been made in this process: each worker starts clean. */
     fflush(NULL);
-    struct sigaction sa = {.sa_handler = on_parent_sigint}, old;
-    sigaction(SIGINT, &sa, &old);
+    struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     pid_t *pids = calloc(o->jobs, sizeof *pids);
     /* Shared with the workers: how far each is, for the status line. */
     eng_progress *progress = mmap(NULL, o->jobs * sizeof *progress, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -419,7 +420,8 @@ int eng_run_jobs(const eng_options *o)
     for (unsigned i = 0; i < seen.n; i++)
         free(seen.lines[i]);
     free(seen.lines);
-    sigaction(SIGINT, &old, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
 
     /* Merge what the workers measured. */
     eng_op_report *merged = calloc((size_t)n, sizeof *merged);
