@@ -35,6 +35,27 @@ for f in ("Dockerfile", "build.sh"):
     assert os.path.isfile(f"{src}/ci/clusterfuzzlite/{f}")
 PY
 
+# The report of a night whose campaign the device stopped (a batch timed out): that op is a JUnit
+# <error>, an untranslated one <skipped>, and the night exits 4 (a failed step).
+mkdir -p "$tmp/r/logs" "$tmp/r/crashes" "$tmp/r/regression"
+cat >"$tmp/r/run.json" <<'EOF'
+{"tool": "tiefuzz", "format": 1, "device": {"name": "llvmpipe"}, "seed": 1, "jobs": 1, "findings": [],
+ "ops": [{"op": "rdna2.v_fma_f32", "cases": 65536, "disagreements": 0, "seconds": 1.0, "rounding_cells": 9,
+          "skipped": "the device 'llvmpipe' did not finish a batch within 1000 ms", "stopped": true},
+         {"op": "rdna2.v_fma_f64", "cases": 0, "disagreements": 0, "seconds": 0, "rounding_cells": 0,
+          "skipped": "not translated (decision record D993)", "stopped": false}]}
+EOF
+python3 "$SRC/scripts/nightly-report" --out "$tmp/r" --run-status 3 --seconds 5 --budget 10 --device default \
+    >/dev/null 2>&1
+[ $? = 4 ] && python3 - "$tmp/r/junit.xml" <<'PY' && ok || bad "nightly report of a campaign the device stopped"
+import sys, xml.etree.ElementTree as ET
+suite = [s for s in ET.parse(sys.argv[1]).getroot() if s.get("name") == "tiefuzz run"][0]
+assert (suite.get("errors"), suite.get("skipped")) == ("1", "1"), suite.attrib
+cases = {c.get("name"): c for c in suite}
+assert cases["rdna2.v_fma_f32"].find("error").get("type") == "device"
+assert cases["rdna2.v_fma_f64"].find("skipped") is not None
+PY
+
 if ! command -v clang >/dev/null 2>&1; then
     echo "skipped: clang is not installed, and scripts/nightly builds with clang and libFuzzer"
     exit 77

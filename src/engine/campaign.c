@@ -315,6 +315,7 @@ static int device_failed(eng_op_report *r, const char *err)
 {
     fprintf(stderr, "\ntiefuzz: %s\n", err);
     snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
+    r->stopped = true;
     return EXIT_NO_DEVICE;
 }
 

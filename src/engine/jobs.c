@@ -149,6 +149,7 @@ static void merge_op(eng_op_report *into, const eng_op_report *from)
         memcpy(into->declared, from->declared, sizeof into->declared);
     if (!into->skipped[0])
         memcpy(into->skipped, from->skipped, sizeof into->skipped);
+    into->stopped = into->stopped || from->stopped;
     if (from->n_kept) {
         into->kept = realloc(into->kept, (size_t)(into->n_kept + from->n_kept) * sizeof *into->kept);
         memcpy(into->kept + into->n_kept, from->kept, (size_t)from->n_kept * sizeof *from->kept);

@@ -37,7 +37,7 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
     for (unsigned i = 0; i < n; i++) {
         const eng_op_report *r = &reports[i];
         if (r->skipped[0] && !r->cases) {
-            fprintf(f, "%-24s SKIPPED: %s\n", r->op->name, r->skipped);
+            fprintf(f, "%-24s %s: %s\n", r->op->name, r->stopped ? "STOPPED" : "SKIPPED", r->skipped);
             continue;
         }
         fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
@@ -98,6 +98,7 @@ static void write_json(FILE *f, void *ctx)
         json_double(&j, "seconds", r->seconds);
         json_string(&j, "declared", r->declared);
         json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
+        json_bool(&j, "stopped", r->stopped);
         json_object(&j, "classes");
         for (int k = 0; k < GEN_CLASS_COUNT; k++) {
             if (!r->stats.generated[k])

@@ -33,7 +33,8 @@ typedef struct {
     eng_class_stats stats;
     double seconds;
     char declared[160];
-    char skipped[512];
+    char skipped[512];     /* why the op did not run, or stopped */
+    bool stopped;          /* by the device (a batch timed out, a lost device), not skipped */
     eng_kept_case *kept;   /* the first n_kept disagreements, by case index */
     unsigned n_kept;
 } eng_op_report;
