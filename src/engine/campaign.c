@@ -125,8 +125,19 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
     *out = *tmpl;
     gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x636f6e74726f6cull, block);
     /* Block 0 is the plain encoding; later blocks fuzz the controls half the time. */
-    if (!fixed_ctrl && block > 0 && gen_coin(&r))
+    if (!fixed_ctrl && block > 0 && gen_coin(&r)) {
         isa_random_controls(out, &r);
+        /* Families with classes that need particular controls may set them. */
+        if (tmpl->op->impl->controls_for) {
+            isa_instance fuzzed = *out;
+            uint32_t wanted = 0;
+            for (unsigned i = 0; i < n_classes; i++)
+                wanted |= 1u << classes[i];
+            tmpl->op->impl->controls_for(out, wanted, &r);
+            if (isa_instance_check(out))
+                *out = fuzzed;
+        }
+    }
     /* An ordinary normal K in block 0 and mostly after, with which every
      * class can be aimed; sometimes one drawn for a requested class
      * (special, subnormal...). */

@@ -140,6 +140,11 @@ typedef struct {
      * input words at computed indices through the tile. */
     const char *(*lower_tile)(const isa_instance *in, isa_lowering l, struct spv_builder *b, const struct spv_tile_s *t,
                               unsigned *out_word);
+    /* After the controls were fuzzed: adjust them, sometimes, so that a class
+     * among `wanted` (a mask of the run's classes) that needs particular
+     * controls can be reached (NULL: every class is reachable under any
+     * controls).  The caller undoes an adjustment that breaks a legality rule. */
+    void (*controls_for)(isa_instance *in, uint32_t wanted, gen_rng *rng);
 } isa_family_impl;
 
 /* Tiles of matrix ops are tuples of hundreds of words. */

@@ -48,7 +48,26 @@ static const char *check(const isa_instance *in)
     }
 }
 
-const isa_family_impl maxwell_impl = {check, maxwell_eval, maxwell_lower, maxwell_construct, maxwell_classify, NULL};
+/* merge (a B whose halves differ, read whole by .MRG or .CBCC with B.H1)
+ * exists only under those controls, which uniformly fuzzed controls rarely
+ * combine: when merge is wanted, half the fuzzed XMAD blocks get them. */
+static void controls_for(isa_instance *in, uint32_t wanted, gen_rng *rng)
+{
+    if (!(wanted & (1u << GEN_MERGE)) || in->op->form != MAXWELL_XMAD || !gen_coin(rng))
+        return;
+    uint32_t *k = in->ctrl;
+    k[CTRL_B_H1] = 1;
+    k[CTRL_SB_KIND] = SB_REG;
+    k[CTRL_SC_KIND] = 0;
+    if (gen_coin(rng))
+        k[CTRL_MRG] = 1;
+    else
+        k[CTRL_COP] = COP_CBCC;
+}
+
+const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .lower = maxwell_lower,
+                                      .construct = maxwell_construct, .classify = maxwell_classify,
+                                      .controls_for = controls_for};
 
 #define U(n) {n, WORD_U32}
 #define CC(n) {n, WORD_CC}

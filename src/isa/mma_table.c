@@ -361,4 +361,5 @@ static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_tr
     return m;
 }
 
-const isa_family_impl mma_impl = {NULL, mma_eval, lower, construct, classify, mma_lower_tile};
+const isa_family_impl mma_impl = {.eval = mma_eval, .lower = lower, .construct = construct, .classify = classify,
+                                  .lower_tile = mma_lower_tile};
