@@ -150,6 +150,11 @@ run 1 "--jobs 3 --shard 1/2" rdna2.v_fma_f32 --cases 600000 --quiet --known "$tm
 "$T" merge "$tmp/f-j0" "$tmp/f-j1" -o "$tmp/f-jm" >/dev/null 2>"$tmp/err" && diff -r "$tmp/f-jm" "$tmp/f-none" >&2 \
     && ok || bad "jobs within shards, merged, differ from the one run"
 [ -z "$(ls -A "$tmp/scratch")" ] && ok || bad "--jobs left its scratch directory: $(ls "$tmp/scratch")"
+# No more workers than chunks of 65,536 cases: 100,000 cases make 2.
+run 1 "--jobs 4 on 2 chunks" rdna2.v_fma_f32 --cases 100000 --quiet --known "$tmp/none" --no-findings \
+    --json "$tmp/few.json" --jobs 4
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["jobs"], d["ops"][0]["cases"]) == (2, 100000), d["jobs"]' \
+    "$tmp/few.json" && ok || bad "--jobs 4 with 2 chunks: want 2 workers covering 100,000 cases"
 # A missing device: exit 3, and the workers' identical messages are relayed once.
 run 3 "--jobs 2, no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10 --jobs 2
 [ "$(grep -c "no Vulkan device matches 'no-such-gpu'" "$tmp/err")" = 1 ] && ok \

@@ -15,7 +15,7 @@ static const char help[] =
     "--shard K/N runs every N-th block of 262,144 cases starting at block K: N shards cover one run.\n"
     "--jobs N runs the campaign on N worker processes, each with its own device handle, and merges\n"
     "their results: the same cases, findings and summary as one process (time-bound runs: N times\n"
-    "the cases).  Workers take chunks of 65,536 cases in turn, so --cases below 65,536 x N leaves some idle.\n"
+    "the cases).  Workers take chunks of 65,536 cases in turn; no more start than there are chunks.\n"
     "Findings: one minimized file per new signature in DIR (default findings/); known divergences\n"
     "(default corpus/known) are reported apart and do not change the exit status.\n"
     "Exit: 0 no unknown disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";

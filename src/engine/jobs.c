@@ -306,12 +306,37 @@ static void status_line(const eng_options *o, const isa_op *const *ops, unsigned
     fflush(stderr);
 }
 
+/* How many chunks of ENG_CHUNK cases a --cases run (of its shard) has to share. */
+static uint64_t chunks_to_share(const eng_options *o)
+{
+    eng_options one = *o;
+    one.n_jobs = 1;
+    uint64_t count = 0;
+    for (uint64_t i = eng_next_owned(&one, 0); i < o->cases && count < o->jobs;
+         i = eng_next_owned(&one, (i / ENG_CHUNK + 1) * ENG_CHUNK))
+        count++;
+    return count;
+}
+
 int eng_run_jobs(const eng_options *o)
 {
     const isa_op *ops[256];
     int n = eng_check_run(o, ops, 256);
     if (n < 0)
         return -n;
+    /* More workers than chunks would start idle processes and devices. */
+    if (o->cases) {
+        uint64_t chunks = chunks_to_share(o);
+        if (chunks < o->jobs) {
+            eng_options fewer = *o;
+            fewer.jobs = chunks ? (unsigned)chunks : 1;
+            if (!o->quiet)
+                fprintf(stderr, "tiefuzz: --jobs %u: %llu cases per op make %u chunk%s of 65,536 to share; %u worker%s\n",
+                        o->jobs, (unsigned long long)o->cases, fewer.jobs, fewer.jobs == 1 ? "" : "s", fewer.jobs,
+                        fewer.jobs == 1 ? " (this process)" : "s");
+            return fewer.jobs > 1 ? eng_run_jobs(&fewer) : eng_run(&fewer);
+        }
+    }
     io_known known = {0};
     char err[4096];
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
