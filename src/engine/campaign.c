@@ -21,6 +21,7 @@
 #include "exec.h"
 #include "findings.h"
 #include "jobs.h"
+#include "worker_report.h"
 #include "report.h"
 #include "io/json.h"
 #include "isa/classify.h"

@@ -13,119 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "explain.h"
-#include "io/json.h"
 #include "jobs.h"
-
-/* ---- the report file a worker leaves for the parent ----
- *
- * Writer and reader are the same program image (a worker is a fork of the
- * parent), so structures travel as they are, op pointers included: a fork
- * keeps the op tables at the same addresses.  The kept-case arrays follow
- * their op reports; the signature entries come last. */
-
-static const char report_magic[8] = "TFJOBS1";
-
-typedef struct {
-    char magic[8];
-    int status;
-    unsigned validation_errors;
-    int interrupted;
-    unsigned n_ops, n_findings;
-    vkd_info dev;
-} report_header;
-
-typedef struct {
-    const eng_outcome *r;
-    int status;
-} report_ctx;
-
-static void write_report(FILE *f, void *ctx)
-{
-    const report_ctx *c = ctx;
-    const eng_outcome *r = c->r;
-    report_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, report_magic, sizeof h.magic);
-    h.status = c->status;
-    h.validation_errors = r->validation_errors;
-    h.interrupted = r->interrupted;
-    h.n_ops = r->n;
-    h.n_findings = eng_findings_count(r->findings);
-    h.dev = *r->dev;
-    fwrite(&h, sizeof h, 1, f);
-    for (unsigned i = 0; i < r->n; i++) {
-        fwrite(&r->reports[i], sizeof r->reports[i], 1, f);
-        if (r->reports[i].n_kept)
-            fwrite(r->reports[i].kept, sizeof *r->reports[i].kept, r->reports[i].n_kept, f);
-    }
-    for (unsigned i = 0; i < h.n_findings; i++) {
-        eng_finding_entry e;
-        eng_findings_entry(r->findings, i, &e);
-        fwrite(&e, sizeof e, 1, f);
-    }
-}
-
-int eng_worker_write(const char *path, const eng_outcome *r, int status)
-{
-    report_ctx c = {r, status};
-    if (io_write_atomic(path, write_report, &c)) {
-        fprintf(stderr, "tiefuzz run: worker: cannot write its report %s (%s)\n", path, strerror(errno));
-        return EXIT_INTERNAL;
-    }
-    return status;
-}
-
-typedef struct {
-    report_header h;
-    eng_op_report *ops;
-    eng_finding_entry *findings;
-} worker_report;
-
-static void free_report(worker_report *w)
-{
-    if (w->ops)
-        for (unsigned i = 0; i < w->h.n_ops; i++)
-            free(w->ops[i].kept);
-    free(w->ops);
-    free(w->findings);
-    memset(w, 0, sizeof *w);
-}
-
-static int read_report(const char *path, unsigned n_ops, worker_report *w, char *err, size_t errn)
-{
-    memset(w, 0, sizeof *w);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errn, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    bool ok = fread(&w->h, sizeof w->h, 1, f) == 1 && !memcmp(w->h.magic, report_magic, sizeof report_magic) &&
-              w->h.n_ops == n_ops;
-    if (ok) {
-        w->ops = calloc(n_ops, sizeof *w->ops);
-        for (unsigned i = 0; i < n_ops && ok; i++) {
-            ok = fread(&w->ops[i], sizeof w->ops[i], 1, f) == 1;
-            w->ops[i].kept = NULL;
-            if (ok && w->ops[i].n_kept) {
-                w->ops[i].kept = malloc((size_t)w->ops[i].n_kept * sizeof *w->ops[i].kept);
-                ok = w->ops[i].kept && fread(w->ops[i].kept, sizeof *w->ops[i].kept, w->ops[i].n_kept, f) ==
-                                           w->ops[i].n_kept;
-            }
-        }
-    }
-    if (ok && w->h.n_findings) {
-        w->findings = malloc((size_t)w->h.n_findings * sizeof *w->findings);
-        ok = w->findings && fread(w->findings, sizeof *w->findings, w->h.n_findings, f) == w->h.n_findings;
-    }
-    ok = ok && fgetc(f) == EOF;
-    fclose(f);
-    if (!ok) {
-        snprintf(err, errn, "%s: not a complete worker report", path);
-        free_report(w);
-        return -1;
-    }
-    return 0;
-}
+#include "worker_report.h"
 
 /* ---- merging ---- */
 
@@ -464,8 +353,8 @@ int eng_run_jobs(const eng_options *o)
     for (unsigned k = 0; k < started; k++) {
         char path[1100];
         snprintf(path, sizeof path, "%s/job-%u.report", scratch, k);
-        worker_report w;
-        if (read_report(path, (unsigned)n, &w, err, sizeof err)) {
+        eng_worker_report w;
+        if (eng_worker_report_read(path, (unsigned)n, &w, err, sizeof err)) {
             /* A worker that failed said why; one that exited cleanly must have a report. */
             if (exits[k] <= EXIT_DISAGREE) {
                 fprintf(stderr, "tiefuzz run: worker %u: %s\n", k, err);
@@ -499,7 +388,7 @@ int eng_run_jobs(const eng_options *o)
                     status = EXIT_USAGE;
                 keep_scratch = true;
             }
-        free_report(&w);
+        eng_worker_report_free(&w);
     }
     if (findings) {
         eng_findings_sort(findings);

@@ -14,8 +14,5 @@
 #include "report.h"
 
 int eng_run_jobs(const eng_options *o);
-/* In a worker: write what it measured for the parent.  Returns the worker's
- * exit status (status, or EXIT_INTERNAL when the report cannot be written). */
-int eng_worker_write(const char *path, const eng_outcome *r, int status);
 
 #endif
