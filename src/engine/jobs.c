@@ -247,9 +247,6 @@ int eng_run_jobs(const eng_options *o)
 
     /* No Vulkan call has been made in this process: each worker starts clean. */
     fflush(NULL);
-    struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     pid_t *pids = calloc(o->jobs, sizeof *pids);
     /* Shared with the workers: how far each is, for the status line. */
     eng_progress *progress = mmap(NULL, o->jobs * sizeof *progress, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -262,6 +259,10 @@ int eng_run_jobs(const eng_options *o)
         return EXIT_INTERNAL;
     }
     memset(progress, 0, o->jobs * sizeof *progress);
+    /* Caught before the first fork, so no signal can end this process with workers running. */
+    struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     int status = EXIT_AGREE;
     unsigned started = 0;
     for (unsigned k = 0; k < o->jobs; k++, started++) {
