@@ -12,20 +12,10 @@ typedef struct {
     const io_known_rule *known;
 } sig_entry;
 
-/* The last signature computed per kind: a campaign's disagreements come in
- * runs of one op and controls shape, and formatting the signature text for
- * each of them was a tenth of a direct campaign's time. */
-typedef struct {
-    const isa_op *op;
-    uint32_t shape;
-    uint64_t signature;
-} sig_memo;
-
 struct eng_findings {
     eng_findings_options o;
     eng_exec *exec;
     eng_target target;
-    sig_memo memo[KIND_COUNT];
     sig_entry *sigs;
     unsigned n;
     uint64_t unknown, known;
@@ -169,14 +159,7 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
 {
     *device_error = false;
     eng_kind kind = eng_classify(in, words, host, device);
-    sig_memo *m = &f->memo[kind];
-    uint32_t shape = eng_signature_shape(in);
-    if (m->op != in->op || m->shape != shape) {
-        m->op = in->op;
-        m->shape = shape;
-        m->signature = eng_signature(in, &f->target, kind);
-    }
-    uint64_t sig = m->signature;
+    uint64_t sig = eng_signature(in, &f->target, kind);
     sig_entry *have = find_signature(f, sig);
     if (have) {
         count_cases(f, have, 1);

@@ -35,8 +35,5 @@ typedef struct {
  * whether a literal is present; modifier values are not part of it, so
  * minimization may clear them. */
 uint64_t eng_signature(const isa_instance *in, const eng_target *t, eng_kind k);
-/* The part of the controls a signature depends on (with the op and the
- * target, which a findings store holds fixed), for caching signatures. */
-uint32_t eng_signature_shape(const isa_instance *in);
 
 #endif
