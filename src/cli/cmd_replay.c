@@ -47,18 +47,6 @@ static int add_paths(const char *path, char ***list, unsigned *n)
     return 0;
 }
 
-static const char *default_regression_dir(void)
-{
-    struct stat st;
-    if (stat("corpus/regression", &st) == 0 && S_ISDIR(st.st_mode))
-        return "corpus/regression";
-#ifdef TIEFUZZ_SOURCE_DIR
-    return TIEFUZZ_SOURCE_DIR "/corpus/regression";
-#else
-    return "corpus/regression";
-#endif
-}
-
 int cmd_replay(int argc, char **argv)
 {
     cli_args a = {argc, argv, 1, "replay", false};
@@ -91,8 +79,9 @@ int cmd_replay(int argc, char **argv)
         return 2;
     if (host_only && device)
         return cli_fail("replay", "give --device or --host-only, not both");
+    char regression_dir[1024];
     if (!n_given)
-        given[n_given++] = default_regression_dir();
+        given[n_given++] = eng_default_corpus_dir("regression", regression_dir, sizeof regression_dir);
     for (unsigned i = 0; i < n_given; i++)
         if (add_paths(given[i], &files, &n_files))
             return cli_fail("replay", "%s: no such file or directory", given[i]);

@@ -67,16 +67,22 @@ void eng_options_default(eng_options *o)
     o->minimize = true;
 }
 
+const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n)
+{
+    snprintf(buf, n, "corpus/%s", sub);
+    struct stat st;
+    if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+        return buf;
+#ifdef TIEFUZZ_SOURCE_DIR
+    snprintf(buf, n, "%s/corpus/%s", TIEFUZZ_SOURCE_DIR, sub);
+#endif
+    return buf;
+}
+
 const char *eng_default_known_dir(void)
 {
-    struct stat st;
-    if (stat("corpus/known", &st) == 0 && S_ISDIR(st.st_mode))
-        return "corpus/known";
-#ifdef TIEFUZZ_SOURCE_DIR
-    return TIEFUZZ_SOURCE_DIR "/corpus/known";
-#else
-    return "corpus/known";
-#endif
+    static char path[1024];
+    return eng_default_corpus_dir("known", path, sizeof path);
 }
 
 int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad)

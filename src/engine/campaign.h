@@ -52,6 +52,9 @@ typedef struct eng_progress {
 /* The known-divergence directory to use when none is given: corpus/known in
  * the working directory, else the one in tiefuzz's source tree. */
 const char *eng_default_known_dir(void);
+/* corpus/SUB in the working directory, else in tiefuzz's source tree,
+ * written into buf (returned). */
+const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n);
 
 void eng_options_default(eng_options *o);
 int eng_run(const eng_options *o);
