@@ -34,12 +34,16 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-void eng_catch_interrupts(void)
+/* Ctrl-C, or SIGTERM from a CI job's timeout: stop cleanly, with the summary.
+ * old, when given, receives the two previous handlers. */
+static void catch_interrupts(struct sigaction old[2])
 {
     struct sigaction sa = {.sa_handler = on_sigint};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, old ? &old[0] : NULL);
+    sigaction(SIGTERM, &sa, old ? &old[1] : NULL);
 }
+
+void eng_catch_interrupts(void) { catch_interrupts(NULL); }
 
 static double now(void)
 {
@@ -426,7 +430,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
 static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_out, unsigned *usable_out)
 {
     const char *bad = NULL;
-    int n = eng_select_ops(o->globs, o->n_globs, ops, 256, &bad);
+    int n = eng_select_ops(o->globs, o->n_globs, ops, ENG_MAX_OPS, &bad);
     if (n < 0) {
         fprintf(stderr, "tiefuzz run: no op matches '%s' (see 'tiefuzz ops')\n", bad);
         return -EXIT_USAGE;
@@ -464,17 +468,13 @@ static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl
     return n;
 }
 
-int eng_check_run(const eng_options *o, const isa_op **ops, unsigned max)
+int eng_check_run(const eng_options *o, const isa_op *ops[ENG_MAX_OPS])
 {
-    const isa_op *buf[256];
     isa_instance *tmpl;
     unsigned usable;
-    int n = prepare(o, buf, &tmpl, &usable);
-    if (n < 0)
-        return n;
-    free(tmpl);
-    for (int i = 0; i < n && (unsigned)i < max; i++)
-        ops[i] = buf[i];
+    int n = prepare(o, ops, &tmpl, &usable);
+    if (n > 0)
+        free(tmpl);
     return n;
 }
 
@@ -482,7 +482,7 @@ int eng_run(const eng_options *o)
 {
     if (o->jobs > 1 && !o->worker_report)
         return eng_run_jobs(o);
-    const isa_op *ops[256];
+    const isa_op *ops[ENG_MAX_OPS];
     isa_instance *tmpl;
     unsigned usable;
     int n = prepare(o, ops, &tmpl, &usable);
@@ -537,10 +537,8 @@ int eng_run(const eng_options *o)
         slots[i].host = malloc(words_out * 4);
     }
     uint8_t *bad_flags = malloc(o->batch);
-    /* Ctrl-C, or SIGTERM from a CI job's timeout: stop cleanly, with the summary. */
-    struct sigaction sa = {.sa_handler = on_sigint}, old_int, old_term;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old_handlers[2];
+    catch_interrupts(old_handlers);
     if (!o->quiet)
         fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(dev)->name,
                 vkd_device_info(dev)->driver_name, o->shader_path ? "user shader" : isa_lowering_name(o->lowering),
@@ -580,8 +578,8 @@ int eng_run(const eng_options *o)
     for (int i = 0; i < n; i++)
         if (!reports[i].op)
             reports[i].op = ops[i];
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGINT, &old_handlers[0], NULL);
+    sigaction(SIGTERM, &old_handlers[1], NULL);
     char finish_err[1200];
     if (eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);

@@ -58,13 +58,15 @@ const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n);
 
 void eng_options_default(eng_options *o);
 int eng_run(const eng_options *o);
-/* What eng_run checks before it opens a device (op globs, --shader, --ctrl,
- * --param): the selected ops (up to max in ops) and their count, or
- * -(exit status) after saying what is wrong. */
-/* From now on SIGINT ends the campaign cleanly (eng_run also does so once
- * its device is open); for worker processes, which must always report. */
+/* From now on SIGINT and SIGTERM end the campaign cleanly (eng_run also
+ * catches them once its device is open); for worker processes, which must
+ * always report. */
 void eng_catch_interrupts(void);
-int eng_check_run(const eng_options *o, const isa_op **ops, unsigned max);
+/* What eng_run checks before it opens a device (op globs, --shader, --ctrl,
+ * --param): the selected ops and their count, or -(exit status) after
+ * saying what is wrong. */
+#define ENG_MAX_OPS 256
+int eng_check_run(const eng_options *o, const isa_op *ops[ENG_MAX_OPS]);
 
 /* Select ops by glob (all translated ops when n == 0).  Returns the count,
  * or -1 with the bad glob in *bad. */

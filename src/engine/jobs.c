@@ -209,8 +209,8 @@ static uint64_t chunks_to_share(const eng_options *o)
 
 int eng_run_jobs(const eng_options *o)
 {
-    const isa_op *ops[256];
-    int n = eng_check_run(o, ops, 256);
+    const isa_op *ops[ENG_MAX_OPS];
+    int n = eng_check_run(o, ops);
     if (n < 0)
         return -n;
     /* More workers than chunks would start idle processes and devices. */

@@ -187,24 +187,42 @@ static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uin
     return true;
 }
 
-/* When K + y cannot be aimed exactly (a K with low bits far from the
- * target: a subnormal result would need a y of over 100 significant bits,
- * the overflow midpoint likewise), reach the class the other way it is
- * defined: subnormal operands (a or b), or a product in the top two
- * binades, which K barely moves. */
-static bool design_fixed_addend_fallback(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+/* Subnormal operands rather than a subnormal result: each free operand near
+ * the subnormal range half the time, at least one of them always (with a
+ * literal K far from that range, the only way to the class). */
+static bool subnormal_operands(const lane_spec *s, gen_rng *r, uint64_t v[3])
 {
-    const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
-    v[2] = s->fixed_bits;
-    if (c == GEN_SUBNORMAL) {
-        int i = gen_coin(r);
-        v[i] = gen_near_subnormal(s->fmt[i], r);
-        v[1 - i] = gen_value_with_exp(s->fmt[1 - i], r, sign_for(s, 1 - i, r), gen_range(r, -4, 4), 0);
+    int sure = gen_below(r, 3);
+    if (sure == s->fixed)
+        sure = (sure + 1) % 3;
+    for (int i = 0; i < 3; i++)
+        v[i] = i == sure || gen_coin(r) ? gen_near_subnormal(s->fmt[i], r)
+                                        : gen_value_with_exp(s->fmt[i], r, sign_for(s, i, r), gen_range(r, -4, 4), 0);
+    if (s->fixed >= 0)
+        v[s->fixed] = s->fixed_bits;
+    return true;
+}
+
+/* Where no c (or K) puts the sum exactly at the overflow midpoint, the
+ * product x or c still takes it to the top two binades: the class's other
+ * half.  With K as c, the product goes there. */
+static bool overflow_by_magnitude(const lane_spec *s, fp_value x, gen_rng *r, uint64_t v[3])
+{
+    const fp_format *fc = s->fmt[2];
+    int top = s->dest->emax - 1;
+    if (s->fixed == 2) {
+        pick_product(s, gen_range(r, top, s->dest->emax), 0, r, &v[0], &v[1]);
+        v[2] = s->fixed_bits;
         return true;
     }
-    if (c == GEN_OVERFLOW) {
-        pick_product(s, gen_range(r, s->dest->emax - 1, s->dest->emax), 0, r, &v[0], &v[1]);
-        return fp_representable(fa, val(fa, v[0])) && fp_representable(fb, val(fb, v[1]));
+    if (x.kind == FPK_FINITE && fp_msb(x) >= top) {
+        /* The product is there already: a c of its sign adds sticky bits. */
+        v[2] = gen_value_with_exp(fc, r, x.sign, clampi(fp_msb(x) - gen_range(r, 12, 40), fc->emin, fc->emax), 0);
+        return true;
+    }
+    if (fc->emax >= top) {
+        v[2] = gen_value_with_exp(fc, r, sign_for(s, 2, r), gen_range(r, top, fc->emax < top + 1 ? fc->emax : top + 1), 0);
+        return true;
     }
     return false;
 }
@@ -306,27 +324,22 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
         return true;
     }
     if (s->fixed == 2) {
-        /* Only a K near the subnormal range can be kept to a subnormal sum. */
+        /* K + y aimed exactly, unless K is far from the subnormal range (y would
+         * need over 100 significant bits); else the class's other half. */
         fp_value k = val(&fp_f32, s->fixed_bits);
-        if (c == GEN_SUBNORMAL && k.kind == FPK_FINITE && fp_msb(k) >= s->dest->emin + 2)
-            return design_fixed_addend_fallback(s, c, r, v);
-        if (design_fixed_addend(s, c, r, v))
+        bool far = c == GEN_SUBNORMAL && k.kind == FPK_FINITE && fp_msb(k) >= s->dest->emin + 2;
+        if (!far && design_fixed_addend(s, c, r, v))
             return true;
-        return design_fixed_addend_fallback(s, c, r, v);
+        return c == GEN_SUBNORMAL ? subnormal_operands(s, r, v)
+               : c == GEN_OVERFLOW ? overflow_by_magnitude(s, fp_zero(false), r, v)
+                                   : false;
     }
     if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
         return design_double_round(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
         return design_subnormal_grid(s, r, v);
-    if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0) {
-        /* Subnormal operands rather than a subnormal result. */
-        for (int i = 0; i < 3; i++)
-            v[i] = gen_below(r, 2) ? gen_near_subnormal(s->fmt[i], r)
-                                   : gen_value_with_exp(s->fmt[i], r, gen_coin(r), gen_range(r, -4, 4), 0);
-        if (s->fixed >= 0)
-            v[s->fixed] = s->fixed_bits;
-        return true;
-    }
+    if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)
+        return subnormal_operands(s, r, v);
     int budget;
     int target = class_target(s, c, r, &budget);
     pick_product(s, target, budget, r, &v[0], &v[1]);
@@ -343,23 +356,7 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
         x = val(&fp_f32, fp_round(&fp_f32, x, FP_RNE, 0));
     if (gen_addend(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]))
         return true;
-    /* No c puts a product this far from the top exactly at the overflow
-     * boundary; a c in the top two binades still puts the sum there. */
-    const fp_format *fc = s->fmt[2];
-    if (c != GEN_OVERFLOW || s->fixed == 2)
-        return false;
-    if (x.kind == FPK_FINITE && fp_msb(x) >= s->dest->emax - 1) {
-        /* The product is there already: a c of its sign adds sticky bits. */
-        int e = clampi(fp_msb(x) - gen_range(r, 12, 40), fc->emin, fc->emax);
-        v[2] = gen_value_with_exp(fc, r, x.sign, e, 0);
-        return true;
-    }
-    if (fc->emax >= s->dest->emax - 1) {
-        int top = fc->emax < s->dest->emax ? fc->emax : s->dest->emax;
-        v[2] = gen_value_with_exp(fc, r, sign_for(s, 2, r), gen_range(r, s->dest->emax - 1, top), 0);
-        return true;
-    }
-    return false;
+    return c == GEN_OVERFLOW && overflow_by_magnitude(s, x, r, v);
 }
 
 /* Flip signs so that sources under abs keep the sign abs+neg forces. */
