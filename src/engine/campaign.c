@@ -581,7 +581,8 @@ int eng_run(const eng_options *o)
     sigaction(SIGINT, &old_handlers[0], NULL);
     sigaction(SIGTERM, &old_handlers[1], NULL);
     char finish_err[1200];
-    if (eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
+    /* A worker's files are copied by the parent, which writes the final counts. */
+    if (!o->worker_report && eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);
         status = status ? status : EXIT_INTERNAL;
     }
