@@ -59,7 +59,7 @@ int main(int argc, char **argv)
             continue;
         isa_instance in;
         isa_instance_default(&in, op);
-        isa_trace t;
+        isa_verdict t;
         /* Tiles are large: as many as the batch's words hold. */
         unsigned count = vkr_batch_capacity(batch, op->n_in, op->n_out);
         if (count > batch_size)

@@ -92,7 +92,7 @@ int main(void)
     gen_class mine[GEN_CLASS_COUNT];
     uint32_t *words = malloc((size_t)n * ISA_MAX_IN * 4), *host = malloc((size_t)n * ISA_MAX_OUT * 4);
     uint32_t *out = malloc((size_t)n * ISA_MAX_OUT * 4);
-    isa_trace t;
+    isa_verdict t;
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
         if (!op->translated) {

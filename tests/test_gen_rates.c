@@ -23,7 +23,7 @@ int main(void)
         isa_instance_default(&tmpl, op);
         unsigned verified[GEN_CLASS_COUNT] = {0}, ties[GEN_CLASS_COUNT] = {0}, carries[GEN_CLASS_COUNT] = {0};
         uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
-        isa_trace t;
+        isa_verdict t;
         for (unsigned i = 0; i < per_class * nm; i++) {
             /* Controls and K change every 2048 cases, as blocks do in a campaign. */
             eng_block_instance(&tmpl, false, false, 7, 1 + i / 2048, mine, nm, &in);
@@ -85,7 +85,7 @@ int main(void)
     isa_instance in;
     isa_instance_default(&in, op);
     uint32_t a[ISA_MAX_IN], b[ISA_MAX_IN], h[ISA_MAX_OUT];
-    isa_trace t;
+    isa_verdict t;
     eng_make_case(&in, 99, 123456, all, GEN_CLASS_COUNT, a, h, &t);
     for (uint64_t i = 0; i < 1000; i++)
         eng_make_case(&in, 99, i, all, GEN_CLASS_COUNT, b, h, &t);

@@ -76,7 +76,7 @@ int cmd_gen(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
     uint64_t generated[GEN_CLASS_COUNT] = {0}, verified[GEN_CLASS_COUNT] = {0};
-    isa_trace t;
+    isa_verdict t;
     for (uint64_t i = 0; i < count; i++) {
         uint32_t m = eng_make_case(&in, o.seed, i, o.classes, o.n_classes, w, host, &t);
         gen_class c = o.classes[i % o.n_classes];

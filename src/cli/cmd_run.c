@@ -8,7 +8,7 @@ static const char help[] =
     "usage: tiefuzz run [OP-GLOB...] [--device SEL] [--lowering direct|exact] [--gen CLASS,...] [--seed N]\n"
     "                   [--cases N | --time DURATION] [--json FILE] [--quiet] [--shader FILE]\n"
     "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
-    "                   [--show N] [--keep N] [--strict-nan] [--validate]\n"
+    "                   [--show N] [--keep N] [--strict-nan] [--validate] [--audit N]\n"
     "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N] [--jobs N]\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
@@ -18,6 +18,8 @@ static const char help[] =
     "the cases).  Workers take chunks of 65,536 cases in turn; no more start than there are chunks.\n"
     "Findings: one minimized file per new signature in DIR (default findings/); known divergences\n"
     "(default corpus/known) are reported apart and do not change the exit status.\n"
+    "--audit N: the exact model re-checks every N-th case and every disagreement against the fast\n"
+    "host path (default 256; 0: disagreements only); a difference is an internal error (exit 4).\n"
     "Exit: 0 no unknown disagreement, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
 
 int cmd_run(int argc, char **argv)
@@ -105,6 +107,11 @@ int cmd_run(int argc, char **argv)
             if (!cli_parse_u64(v, &n))
                 return cli_fail("run", "--show '%s': expected a number", v);
             o.show = (unsigned)n;
+        } else if ((v = cli_value(&a, "--audit"))) {
+            uint64_t n;
+            if (!cli_parse_u64(v, &n) || n > UINT32_MAX)
+                return cli_fail("run", "--audit '%s': expected a number (every N-th case; 0: disagreements only)", v);
+            o.audit = (unsigned)n;
         } else if ((v = cli_value(&a, "--keep"))) {
             uint64_t n;
             if (!cli_parse_u64(v, &n) || n > 1000000)

@@ -65,6 +65,7 @@ void eng_options_default(eng_options *o)
     o->timeout_ms = 20000;
     o->keep = 100;
     o->show = 1;
+    o->audit = ENG_DEFAULT_AUDIT;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
     o->findings_dir = "findings";
@@ -157,11 +158,10 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
 }
 
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
-                       unsigned n_classes, uint32_t *words, uint32_t *host, void *trace)
+                       unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdict)
 {
     gen_rng r = gen_rng_for(seed, op_stream(in->op), index);
-    gen_class c = classes[index % n_classes];
-    return isa_generate_eval(in, c, &r, words, host, trace);
+    return isa_generate_fast(in, eng_case_class(index, classes, n_classes), &r, words, host, verdict);
 }
 
 uint64_t eng_next_owned(const eng_options *o, uint64_t i)
@@ -192,6 +192,7 @@ typedef struct {
     eng_findings *findings;
     const char *declared;
     int failure;          /* exit status of a failure inside a batch check */
+    char *audit_failure;  /* the first fast/exact difference found (malloc'd), or NULL */
     gen_class classes[64];  /* the requested classes that apply to the current op */
     unsigned n_classes;
     uint64_t cases_before, disagreements_before;  /* of the ops already run, for o->progress */
@@ -207,15 +208,16 @@ typedef struct {
     bool busy;
 } slot;
 
-static void note_classes(eng_class_stats *st, gen_class c, uint32_t mask, const isa_trace *t)
+static void note_classes(eng_class_stats *st, gen_class c, const isa_verdict *v)
 {
-    isa_trace_cells(t, st->cells);
+    for (int i = 0; i < ISA_CELL_WORDS; i++)
+        st->cells[i] |= v->cells[i];
     st->generated[c]++;
-    if (mask & (1u << c))
+    if (v->classes & (1u << c))
         st->verified[c]++;
-    if (mask & (1u << GEN_TIE)) {
+    if (v->classes & (1u << GEN_TIE)) {
         st->ties[c]++;
-        int e = isa_trace_tie_exponent(t) + ENG_EXP_RANGE / 2;
+        int e = v->tie_exp + ENG_EXP_RANGE / 2;
         if (e >= 0 && e < ENG_EXP_RANGE)
             st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
     }
@@ -223,26 +225,46 @@ static void note_classes(eng_class_stats *st, gen_class c, uint32_t mask, const 
 
 /* Generation and host evaluation of one slice of a batch; slices run on
  * worker threads (cases depend on their index only, so any split gives the
- * same cases). */
+ * same cases).  Each job on cache lines of its own: the threads write their
+ * statistics for every case. */
 typedef struct {
-    const eng_options *o;
+    _Alignas(64) const eng_options *o;
     slot *sl;
     unsigned from, to;
     const gen_class *classes;
     unsigned n_classes;
+    uint64_t audited;
+    char *audit_failure;   /* the first fast/exact difference (malloc'd), or NULL */
     eng_class_stats stats;
 } fill_job;
+
+static char *audit_case(const isa_instance *in, const uint32_t *words, const uint32_t *host, const isa_verdict *v,
+                        uint32_t want)
+{
+    char why[2048];
+    if (isa_fast_audit(in, words, host, v, want, why, sizeof why))
+        return NULL;
+    return strdup(why);
+}
 
 static void *fill_slice(void *arg)
 {
     fill_job *j = arg;
     const isa_op *op = j->sl->in.op;
-    isa_trace t;
+    unsigned audit = j->o->audit;
+    isa_verdict v;
     for (unsigned i = j->from; i < j->to; i++) {
         uint64_t idx = j->sl->start + i;
-        uint32_t m = eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes,
-                                   j->sl->words + (size_t)i * op->n_in, j->sl->host + (size_t)i * op->n_out, &t);
-        note_classes(&j->stats, j->classes[idx % j->n_classes], m, &t);
+        uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+        gen_class c = eng_case_class(idx, j->classes, j->n_classes);
+        eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes, w, h, &v);
+        note_classes(&j->stats, c, &v);
+        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
+        if (audit && idx % audit == 0 && isa_has_fast(op)) {
+            j->audited++;
+            if (!j->audit_failure)
+                j->audit_failure = audit_case(&j->sl->in, w, h, &v, 1u << c);
+        }
     }
     return NULL;
 }
@@ -272,8 +294,14 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     fill_slice(&jobs[0]);
     for (unsigned k = 1; k < threads; k++)
         pthread_join(tid[k], NULL);
-    for (unsigned k = 0; k < threads; k++)
+    for (unsigned k = 0; k < threads; k++) {
         eng_stats_merge(&r->stats, &jobs[k].stats);
+        r->audited += jobs[k].audited;
+        if (jobs[k].audit_failure && !s->audit_failure)
+            s->audit_failure = jobs[k].audit_failure;
+        else
+            free(jobs[k].audit_failure);
+    }
     memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
 }
 
@@ -294,6 +322,18 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
             continue;
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
+        /* Every disagreement is re-checked by the exact model before it is believed. */
+        if (isa_has_fast(op) && !s->audit_failure) {
+            uint64_t idx = sl->start + i;
+            gen_class c = eng_case_class(idx, s->classes, s->n_classes);
+            isa_verdict v;
+            uint32_t fast_out[ISA_MAX_OUT];
+            isa_eval_fast(&sl->in, w, fast_out, 1u << c, &v);
+            r->audited++;
+            s->audit_failure = audit_case(&sl->in, w, h, &v, 1u << c);
+            if (s->audit_failure)
+                break;
+        }
         if (r->disagreements < o->show && !o->quiet) {
             fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", op->name,
                     (unsigned long long)(sl->start + i), (unsigned long long)o->seed);
@@ -341,6 +381,16 @@ static int device_failed(eng_op_report *r, const char *err)
     return EXIT_NO_DEVICE;
 }
 
+/* The fast path and the exact model differ: tiefuzz's own bug.  Nothing
+ * computed from the fast path can be trusted any more. */
+static int audit_failed(eng_op_report *r, const char *why)
+{
+    fprintf(stderr, "\ntiefuzz: internal error: %s\n", why);
+    snprintf(r->skipped, sizeof r->skipped, "internal error: %.480s", why);
+    r->stopped = true;
+    return EXIT_INTERNAL;
+}
+
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
                   double deadline, slot slots[2], uint8_t *bad)
 {
@@ -382,6 +432,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             sl->start = next;
             sl->count = (unsigned)count;
             fill(s, r, sl);
+            if (s->audit_failure)
+                return audit_failed(r, s->audit_failure);
             if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err))
                 return device_failed(r, err);
             sl->busy = true;
@@ -394,6 +446,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
                 return device_failed(r, err);
             prev->busy = false;
             check(s, r, prev, bad);
+            if (s->audit_failure)
+                return audit_failed(r, s->audit_failure);
             if (s->failure)
                 return s->failure;
         }
@@ -417,6 +471,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
                 return device_failed(r, err);
             slots[i].busy = false;
             check(s, r, &slots[i], bad);
+            if (s->audit_failure)
+                return audit_failed(r, s->audit_failure);
         }
     r->seconds = now() - started;
     if (tty)
@@ -592,6 +648,7 @@ int eng_run(const eng_options *o)
         status = eng_worker_write(o->worker_report, &outcome, status);
     else
         status = eng_report_conclude(&outcome, status);
+    free(s.audit_failure);
     eng_findings_destroy(s.findings);
     io_known_free(&known);
     eng_exec_destroy(s.exec);

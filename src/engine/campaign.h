@@ -9,6 +9,10 @@
 /* Exit statuses, documented in the README. */
 enum { EXIT_AGREE = 0, EXIT_DISAGREE = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_INTERNAL = 4 };
 
+/* The exact model re-checks every ENG_DEFAULT_AUDIT-th case of a campaign
+ * (about 1% of the host's time; see README, Fast and exact). */
+#define ENG_DEFAULT_AUDIT 256u
+
 typedef struct {
     const char *const *globs;
     unsigned n_globs;
@@ -30,6 +34,7 @@ typedef struct {
     unsigned keep;               /* disagreements kept per op for --json */
     unsigned show;               /* disagreements explained on stderr per op */
     bool strict_nan;
+    unsigned audit;              /* the exact model re-checks every audit-th case (0: disagreements only) */
     unsigned threads;            /* generation threads (default: online CPUs) */
     const char *findings_dir;    /* where finding files go (default findings); NULL: none */
     bool minimize;               /* minimize each new finding (default) */
@@ -85,8 +90,14 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
 uint64_t eng_next_owned(const eng_options *o, uint64_t i);
 void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
                         const gen_class *classes, unsigned n_classes, isa_instance *out);
-/* Case i of an op: its class and its words (and host outputs). */
+/* Case i of an op: its words, host outputs and verdict (by the fast path;
+ * the same as the exact model's), and its verified classes. */
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
-                       unsigned n_classes, uint32_t *words, uint32_t *host, void *trace);
+                       unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdict);
+/* The class case i is aimed at. */
+static inline gen_class eng_case_class(uint64_t index, const gen_class *classes, unsigned n_classes)
+{
+    return classes[index % n_classes];
+}
 
 #endif

@@ -31,6 +31,7 @@ static void merge_op(eng_op_report *into, const eng_op_report *from)
 {
     into->cases += from->cases;
     into->disagreements += from->disagreements;
+    into->audited += from->audited;
     eng_stats_merge(&into->stats, &from->stats);
     if (from->seconds > into->seconds)
         into->seconds = from->seconds;

@@ -95,6 +95,7 @@ static void write_json(FILE *f, void *ctx)
         json_string(&j, "op", r->op->name);
         json_uint(&j, "cases", r->cases);
         json_uint(&j, "disagreements", r->disagreements);
+        json_uint(&j, "audited", r->audited);
         json_double(&j, "seconds", r->seconds);
         json_string(&j, "declared", r->declared);
         json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);

@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     const isa_op *op;
     uint64_t cases, disagreements;
+    uint64_t audited;      /* cases the exact model re-checked (sample and disagreements) */
     eng_class_stats stats;
     double seconds;
     char declared[160];

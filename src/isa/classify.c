@@ -1,6 +1,8 @@
 /* Class verification: which generator classes a case really belongs to,
  * decided by exact evaluation of the op's model (its trace), never by the
  * generator's intent.  Also the generation entry point with its retries. */
+#include <stdio.h>
+#include <string.h>
 #include "classify.h"
 
 static bool near_tie(const fp_round_info *i)
@@ -94,6 +96,11 @@ uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words)
     return isa_trace_classes(&t, ~0u);
 }
 
+static uint32_t classes_of(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want)
+{
+    return in->op->impl->classify ? in->op->impl->classify(in, words, t, want) : isa_trace_classes(t, want);
+}
+
 uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
                            isa_trace *t)
 {
@@ -103,7 +110,7 @@ uint32_t isa_generate_eval(const isa_instance *in, gen_class c, gen_rng *rng, ui
     for (int attempt = 0; attempt < 4; attempt++) {
         bool reachable = in->op->impl->construct(in, c, rng, words);
         in->op->impl->eval(in, words, out, t);
-        m = in->op->impl->classify ? in->op->impl->classify(in, words, t, 1u << c) : isa_trace_classes(t, 1u << c);
+        m = classes_of(in, words, t, 1u << c);
         if ((m & (1u << c)) || !reachable)
             break;
     }
@@ -115,6 +122,86 @@ uint32_t isa_generate(const isa_instance *in, gen_class c, gen_rng *rng, uint32_
     isa_trace t;
     uint32_t out[ISA_MAX_OUT];
     return isa_generate_eval(in, c, rng, words, out, &t);
+}
+
+void isa_verdict_of_trace(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want,
+                          isa_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->classes = classes_of(in, words, t, want);
+    v->tie_exp = isa_trace_tie_exponent(t);
+    isa_trace_cells(t, v->cells);
+}
+
+void isa_eval_exact(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v)
+{
+    isa_trace t;
+    in->op->impl->eval(in, words, out, &t);
+    isa_verdict_of_trace(in, words, &t, want, v);
+}
+
+bool isa_has_fast(const isa_op *op) { return op->impl->fast != NULL; }
+
+void isa_eval_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v)
+{
+    if (in->op->impl->fast)
+        in->op->impl->fast(in, words, out, v, want);
+    else
+        isa_eval_exact(in, words, out, want, v);
+}
+
+uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
+                           isa_verdict *v)
+{
+    /* The same draws and retries as isa_generate_eval, so the same cases. */
+    for (int attempt = 0; attempt < 4; attempt++) {
+        bool reachable = in->op->impl->construct(in, c, rng, words);
+        isa_eval_fast(in, words, out, 1u << c, v);
+        if ((v->classes & (1u << c)) || !reachable)
+            break;
+    }
+    return v->classes;
+}
+
+static int words_text(char *buf, size_t n, const uint32_t *w, unsigned count)
+{
+    int k = 0;
+    for (unsigned i = 0; i < count && (size_t)k < n; i++)
+        k += snprintf(buf + k, n - (size_t)k, "%s%08x", i ? " " : "", w[i]);
+    return k;
+}
+
+bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_t *out, const isa_verdict *v,
+                    uint32_t want, char *why, size_t n)
+{
+    uint32_t exact_out[ISA_MAX_OUT];
+    isa_verdict exact;
+    isa_eval_exact(in, words, exact_out, want, &exact);
+    const isa_op *op = in->op;
+    bool same_out = memcmp(out, exact_out, op->n_out * sizeof out[0]) == 0;
+    bool same_verdict = !v || (v->classes == exact.classes && v->tie_exp == exact.tie_exp &&
+                               memcmp(v->cells, exact.cells, sizeof v->cells) == 0);
+    if (same_out && same_verdict)
+        return true;
+    char ctl[256], par[256], tuple[ISA_MAX_IN * 9 + 1], fo[ISA_MAX_OUT * 9 + 1], eo[ISA_MAX_OUT * 9 + 1];
+    words_text(tuple, sizeof tuple, words, op->n_in);
+    words_text(fo, sizeof fo, out, op->n_out);
+    words_text(eo, sizeof eo, exact_out, op->n_out);
+    int k = snprintf(why, n, "the fast path and the exact model differ on %s --ctrl %s --param %s, tuple %s: ", op->name,
+                     isa_controls_text(in, ctl, sizeof ctl), isa_params_text(in, par, sizeof par), tuple);
+    if (!same_out && k >= 0 && (size_t)k < n)
+        k += snprintf(why + k, n - (size_t)k, "outputs %s (fast) vs %s (exact)%s", fo, eo, same_verdict ? "" : "; ");
+    if (!same_verdict && k >= 0 && (size_t)k < n) {
+        unsigned cells_fast = 0, cells_exact = 0;
+        for (int i = 0; i < ISA_CELL_WORDS; i++) {
+            cells_fast += (unsigned)__builtin_popcountll(v->cells[i]);
+            cells_exact += (unsigned)__builtin_popcountll(exact.cells[i]);
+        }
+        snprintf(why + k, n - (size_t)k, "classes %#x vs %#x, tie exponent %d vs %d, rounding cells %s (%u vs %u)",
+                 v->classes, exact.classes, v->tie_exp, exact.tie_exp,
+                 memcmp(v->cells, exact.cells, sizeof v->cells) ? "differ" : "equal", cells_fast, cells_exact);
+    }
+    return false;
 }
 
 int isa_trace_tie_exponent(const isa_trace *t)
@@ -143,8 +230,8 @@ void isa_trace_cells(const isa_trace *t, uint64_t *cells)
             continue;
         unsigned kind = st->exact.kind == FPK_NAN ? 5 : st->exact.kind == FPK_INF ? 4 : st->exact.kind == FPK_ZERO ? 0
                         : st->info.overflow ? 3 : st->info.tiny ? 1 : 2;
-        unsigned cell = kind << 5 | (unsigned)(st->info.position != FP_EXACT) << 4 | (unsigned)st->info.lsb << 3 |
-                        (unsigned)st->info.guard << 2 | (unsigned)st->info.sticky << 1 | (unsigned)st->exact.sign;
+        unsigned cell = isa_cell(kind, st->info.position != FP_EXACT, st->info.lsb, st->info.guard, st->info.sticky,
+                                 st->exact.sign);
         cells[cell / 64] |= 1ull << (cell % 64);
     }
 }

@@ -2,6 +2,7 @@
 #ifndef TIEFUZZ_CLASSIFY_H
 #define TIEFUZZ_CLASSIFY_H
 
+#include <stddef.h>
 #include "isa.h"
 
 /* Bit per gen_class that the case verifiably belongs to.  The double-round
@@ -26,7 +27,30 @@ int isa_trace_tie_exponent(const isa_trace *t);
  * last bit x guard x sticky x sign: 7 bits, 0..191), as bits set in
  * cells[ISA_CELL_WORDS]; the same cells fuzz_diff counts. */
 #define ISA_CELLS 192
-#define ISA_CELL_WORDS ((ISA_CELLS + 63) / 64)
 void isa_trace_cells(const isa_trace *t, uint64_t *cells);
+/* A rounding cell from its parts (the encoding isa_trace_cells uses, for
+ * fast paths): kind 0 zero, 1 tiny, 2 normal, 3 overflow, 4 infinite, 5 NaN. */
+static inline unsigned isa_cell(unsigned kind, bool inexact, bool lsb, bool guard, bool sticky, bool sign)
+{
+    return kind << 5 | (unsigned)inexact << 4 | (unsigned)lsb << 3 | (unsigned)guard << 2 | (unsigned)sticky << 1 |
+           (unsigned)sign;
+}
+
+/* The exact path's verdict on a case whose trace is t (eval already run). */
+void isa_verdict_of_trace(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want,
+                          isa_verdict *v);
+/* Outputs and verdict by the exact model. */
+void isa_eval_exact(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v);
+/* Outputs and verdict by the family's fast path, or the exact model where it has none. */
+void isa_eval_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v);
+bool isa_has_fast(const isa_op *op);
+/* Construct one case of class c, verified by the fast path (isa_generate_eval's
+ * cases, outputs and classes exactly, at hardware speed). */
+uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
+                           isa_verdict *v);
+/* The exact model re-evaluates a case the fast path gave out/v for: false
+ * when outputs or verdict differ, with what differs (and the tuple) in why. */
+bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_t *out, const isa_verdict *v,
+                    uint32_t want, char *why, size_t n);
 
 #endif

@@ -120,6 +120,19 @@ typedef struct {
 void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_rounding mode,
                     fp_value exact, const fp_round_info *info, uint64_t result, bool final);
 
+/* What a campaign needs of one case beyond its outputs: the classes it
+ * verifiably belongs to (the double-round bit only when asked for, as
+ * isa_trace_classes), the rounding cells its final roundings reach, and the
+ * unit exponent of its first tie.  The exact path reduces a trace to it
+ * (isa_verdict_of_trace); a family's fast path computes it directly from
+ * hardware arithmetic, and the two must agree bit for bit. */
+#define ISA_CELL_WORDS 3
+typedef struct {
+    uint32_t classes;
+    int32_t tie_exp;                  /* ISA_NO_EXPONENT when no final rounding is a tie */
+    uint64_t cells[ISA_CELL_WORDS];   /* bit per rounding cell (isa_trace_cells) */
+} isa_verdict;
+
 /* The family's implementation, shared by all of its rows. */
 typedef struct {
     /* NULL when the instance is legal, else the rule it breaks. */
@@ -145,6 +158,11 @@ typedef struct {
      * controls can be reached (NULL: every class is reachable under any
      * controls).  The caller undoes an adjustment that breaks a legality rule. */
     void (*controls_for)(isa_instance *in, uint32_t wanted, gen_rng *rng);
+    /* The fast twin of eval: the same output words from hardware arithmetic
+     * and, when v is not NULL, the verdict the exact path gives for `want`
+     * (NULL: the family has none and the exact model is used).  Campaigns
+     * call it in the hot loop and audit it against eval (isa_fast_audit). */
+    void (*fast)(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 } isa_family_impl;
 
 /* Tiles of matrix ops are tuples of hundreds of words. */
