@@ -37,6 +37,8 @@ int rdna2_div_fmas_scale(const isa_instance *in, uint32_t s2_bits);
 void rdna2_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
 const char *rdna2_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
                         unsigned *out_ids);
+/* The fast twin of rdna2_eval (rdna2_fast.c): outputs and verdict from hardware arithmetic. */
+void rdna2_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 
 #endif

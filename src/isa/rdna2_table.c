@@ -15,7 +15,8 @@ static const char *check(const isa_instance *in)
     return NULL;
 }
 
-const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct};
+const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct,
+                                   .fast = rdna2_fast};
 
 #define F32(n) {n, WORD_F32}
 #define H2(n) {n, WORD_F16X2}

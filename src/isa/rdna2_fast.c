@@ -1,0 +1,544 @@
+/* The fast twin of rdna2_eval: the same outputs and the same verdict
+ * (classes, rounding cells, tie exponent) from hardware double arithmetic
+ * instead of the 128-bit kit.
+ *
+ * Why it is exact (see doc/fast-host.md):
+ * - a product of two f32 (or f16) values is exact in double (48 bits);
+ * - TwoSum of that product and an f32 addend gives the exact sum as hi + lo
+ *   with |lo| <= ulp(hi)/2 (no double overflow or underflow is reachable
+ *   from these operands, scaled by 2^+-64 at most);
+ * - every grid this family rounds to (f32, f16) has its unit u at least
+ *   2^28 ulp(hi), so the bits of hi below u (R, a multiple of ulp(hi)) and
+ *   lo (L, smaller than one ulp(hi)) decide every comparison of the
+ *   remainder R + L with a boundary that is a multiple of ulp(hi): R alone
+ *   when it differs from the boundary, the sign of L when it equals it.
+ * The kit's "shift" (bits dropped by a rounding, which gates near ties)
+ * depends on how the kit holds the value: trimmed to its lowest set bit
+ * after arithmetic, the full encoding after fp_decode.  Each rounding here
+ * is told which (bit0 below).  The campaign audits this file against the
+ * kit (isa_fast_audit) and `tiefuzz selftest` compares them at full speed. */
+#include <limits.h>
+#include <string.h>
+#include "classify.h"
+#include "rdna2.h"
+
+#define BIT(v, i) (((v) >> (i)) & 1u)
+#define TRIMMED INT_MIN  /* bit0 of a value the kit holds trimmed */
+
+static inline uint64_t dbits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
+}
+
+static inline double dfrom(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, 8);
+    return x;
+}
+
+static inline double pow2(int k) { return dfrom((uint64_t)(k + 1023) << 52); }  /* |k| <= 1022 */
+static inline double dabs(double x) { return dfrom(dbits(x) & ~(1ull << 63)); }
+static inline bool dsign(double x) { return dbits(x) >> 63; }
+/* Exponent and lowest set bit of a normal, nonzero double. */
+static inline int dexp(double x) { return (int)((dbits(x) >> 52) & 0x7ff) - 1023; }
+static inline int dlsb(double x)
+{
+    return dexp(x) - 52 + __builtin_ctzll((dbits(x) & ((1ull << 52) - 1)) | (1ull << 52));
+}
+static inline bool dpow2(double x) { return (dbits(x) & ((1ull << 52) - 1)) == 0; }
+static inline bool nonzero_finite(double x) { return x != 0 && __builtin_isfinite(x); }
+
+static inline double f32_value(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static inline double f16_value(uint32_t h)
+{
+    uint32_t e = (h >> 10) & 31, m = h & 1023;
+    double v;
+    if (e == 31)
+        v = m ? __builtin_nan("") : __builtin_inf();
+    else if (e == 0)
+        v = (double)m * 0x1p-24;
+    else
+        v = (double)(m | 1024) * pow2((int)e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* An exact value: a kind, and for finite ones hi + lo. */
+typedef struct {
+    fp_kind kind;
+    bool sign;
+    double hi, lo;
+} xval;
+
+static inline xval xval_of(double x)
+{
+    if (__builtin_isnan(x))
+        return (xval){FPK_NAN, false, 0, 0};  /* the kit's NaNs carry no sign */
+    if (__builtin_isinf(x))
+        return (xval){FPK_INF, dsign(x), x, 0};
+    return (xval){x == 0 ? FPK_ZERO : FPK_FINITE, dsign(x), x, 0};
+}
+
+/* p + c exactly (TwoSum), with the kit's special-value rules. */
+static inline xval xval_sum(double p, double c)
+{
+    double s = p + c;
+    if (!nonzero_finite(s))
+        return xval_of(s);  /* an exact zero sum is +0 unless both are -0: IEEE's rule and the kit's */
+    double bb = s - p;
+    double e = (p - (s - bb)) + (c - bb);
+    return (xval){FPK_FINITE, dsign(s), s, e};
+}
+
+static inline int xval_msb(const xval *v)
+{
+    double h = dabs(v->hi), l = dsign(v->hi) ? -v->lo : v->lo;
+    return dexp(h) - (dpow2(h) && l < 0);
+}
+
+/* The value scaled by 2^k (exact). */
+static inline xval xval_scale(xval v, int k)
+{
+    if (v.kind == FPK_FINITE) {
+        v.hi *= pow2(k);
+        v.lo *= pow2(k);
+    }
+    return v;
+}
+
+/* One rounding, as fp_round reports it. */
+typedef struct {
+    uint64_t bits;
+    bool inexact, tie, near, guard, sticky, lsb, tiny, overflow;
+    int ulp_exp;
+    int result_bit0;  /* exponent of bit 0 of the result's encoding (for a rounding of it) */
+} rounding;
+
+/* Sign of (R + L) - X, where R and X are multiples of ulp(hi) and |L| < ulp(hi). */
+static inline int remainder_vs(double R, double L, double X)
+{
+    return R != X ? (R < X ? -1 : 1) : (L < 0 ? -1 : L > 0);
+}
+
+static uint64_t encode(const fp_format *f, bool sign, int e, uint64_t kept, bool *overflow, bool rne)
+{
+    int p = (int)f->precision;
+    uint64_t s = (uint64_t)sign << (f->bits - 1), hidden = 1ull << (p - 1);
+    if (kept >> p) {
+        kept >>= 1;
+        e++;
+    }
+    if (e > f->emax) {
+        *overflow = true;
+        uint64_t inf = (((1ull << f->exp_bits) - 1) << (p - 1));
+        return s | (rne ? inf : inf - 1);  /* to odd: the largest finite */
+    }
+    if (kept < hidden)
+        return s | kept;
+    return s | (uint64_t)(e + f->bias) << (p - 1) | (kept - hidden);
+}
+
+/* Round v to f (to nearest even, or to odd).  bit0: the exponent of bit 0
+ * of the kit's representation of v when it is held untrimmed, else TRIMMED. */
+static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
+{
+    rounding r = {0};
+    int p = (int)f->precision;
+    switch (v.kind) {
+    case FPK_NAN:
+        r.bits = fp_default_nan(f);
+        return r;
+    case FPK_INF:
+        r.bits = (uint64_t)v.sign << (f->bits - 1) | (((1ull << f->exp_bits) - 1) << (p - 1));
+        return r;
+    case FPK_ZERO:
+        r.bits = (uint64_t)v.sign << (f->bits - 1);
+        r.result_bit0 = f->emin - p + 1;
+        return r;
+    case FPK_FINITE:
+        break;
+    }
+    double H = dabs(v.hi), L = dsign(v.hi) ? -v.lo : v.lo;
+    int msb = dexp(H) - (dpow2(H) && L < 0);
+    int e = msb < f->emin ? f->emin : msb;
+    int q = e - (p - 1);
+    double u = pow2(q), half = pow2(q - 1);
+    uint64_t k = (uint64_t)(H * pow2(-q));  /* below 2^(p+1): truncation is exact */
+    double R = H - (double)k * u;
+    if (R == 0 && L < 0) {  /* the remainder borrows a unit */
+        k -= 1;
+        R = u;
+    }
+    r.tiny = msb < f->emin;
+    r.ulp_exp = q;
+    r.lsb = k & 1;
+    r.inexact = R != 0 || L != 0;
+    int vs_half = remainder_vs(R, L, half);
+    if (r.inexact) {
+        r.guard = vs_half >= 0;
+        r.sticky = (r.guard ? R - half : R) != 0 || L != 0;
+        r.tie = vs_half == 0;
+        /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped. */
+        double reach = pow2(q - 7);
+        int lowest = bit0 != TRIMMED ? bit0 : L != 0 ? dlsb(L) : dlsb(H);
+        r.near = !r.tie && q - lowest >= 8 && remainder_vs(R, L, half - reach) >= 0 &&
+                 remainder_vs(R, L, half + reach) <= 0;
+    }
+    uint64_t kept = k;
+    if (to_odd)
+        kept |= r.inexact;
+    else
+        kept += vs_half > 0 || (vs_half == 0 && r.lsb);
+    r.bits = encode(f, v.sign, e, kept, &r.overflow, !to_odd);
+    r.result_bit0 = (kept >> p) ? q + 1 : q;
+    return r;
+}
+
+/* The value of a rounding's result, as the kit decodes it for the next one. */
+static xval result_value(const fp_format *f, uint64_t bits)
+{
+    return xval_of(f == &fp_f32 ? f32_value((uint32_t)bits) : f16_value((uint32_t)bits));
+}
+
+/* ---- the verdict: what isa_trace_classes and isa_trace_cells read ---- */
+
+static void final_step(isa_verdict *v, xval exact, const rounding *r)
+{
+    if (!v)
+        return;
+    unsigned kind = exact.kind == FPK_NAN ? 5 : exact.kind == FPK_INF ? 4 : exact.kind == FPK_ZERO ? 0
+                    : r->overflow ? 3 : r->tiny ? 1 : 2;
+    unsigned cell = isa_cell(kind, r->inexact, r->lsb, r->guard, r->sticky, exact.sign);
+    v->cells[cell / 64] |= 1ull << (cell % 64);
+    if (r->tie) {
+        v->classes |= 1u << GEN_TIE;
+        if (v->tie_exp == ISA_NO_EXPONENT)
+            v->tie_exp = r->ulp_exp;
+    }
+    if (r->near)
+        v->classes |= 1u << GEN_NEAR_TIE;
+    if (r->tiny && exact.kind == FPK_FINITE)
+        v->classes |= 1u << GEN_SUBNORMAL;
+    if (r->overflow)
+        v->classes |= 1u << GEN_OVERFLOW;
+}
+
+static bool is_tie(const fp_format *f, xval x) { return x.kind == FPK_FINITE && round_to(f, x, TRIMMED, false).tie; }
+
+/* One multiply-add lane as isa_lane holds it: sources after modifiers
+ * (and flushing), the exact product and addend, the exact sum rounded last. */
+typedef struct {
+    const fp_format *dest;
+    double src[3];
+    bool src_subnormal[3];
+    double product, addend;
+    xval exact;
+} lane;
+
+static bool lane_double_round(const lane *l)
+{
+    if (!nonzero_finite(l->product) || !__builtin_isfinite(l->addend))
+        return false;
+    xval fused = xval_sum(l->product, l->addend);
+    if (l->dest == &fp_f32) {
+        rounding p32 = round_to(&fp_f32, xval_of(l->product), TRIMMED, false);
+        if (p32.overflow)
+            return false;  /* an infinite product plus anything finite is no tie */
+        return is_tie(&fp_f32, xval_sum(f32_value((uint32_t)p32.bits), l->addend)) && !is_tie(&fp_f32, fused);
+    }
+    rounding s32 = round_to(&fp_f32, fused, TRIMMED, false);
+    return is_tie(l->dest, result_value(&fp_f32, s32.bits)) && !is_tie(l->dest, fused);
+}
+
+static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
+{
+    if (!v)
+        return;
+    uint32_t m = 0;
+    for (int j = 0; j < 3; j++) {
+        if (l->src_subnormal[j])
+            m |= 1u << GEN_SUBNORMAL;
+        if (!nonzero_finite(l->src[j]))
+            m |= 1u << GEN_SPECIAL;
+    }
+    if (l->exact.kind == FPK_FINITE) {
+        int msb = xval_msb(&l->exact);
+        if (msb < l->dest->emin + 2)
+            m |= 1u << GEN_SUBNORMAL;
+        if (msb >= l->dest->emax - 1)
+            m |= 1u << GEN_OVERFLOW;
+        int big = -100000;
+        if (nonzero_finite(l->product))
+            big = dexp(dabs(l->product));
+        if (nonzero_finite(l->addend) && dexp(dabs(l->addend)) > big)
+            big = dexp(dabs(l->addend));
+        if (msb < big - (int)l->dest->precision)
+            m |= 1u << GEN_CANCEL;
+    } else if (l->exact.kind == FPK_ZERO && l->product != 0) {
+        m |= 1u << GEN_CANCEL;
+    }
+    if ((want & (1u << GEN_DOUBLE_ROUND)) && lane_double_round(l))
+        m |= 1u << GEN_DOUBLE_ROUND;
+    v->classes |= m;
+}
+
+/* ---- sources and output modifiers, as rdna2_eval reads them ---- */
+
+static inline uint32_t sign_mods(uint32_t bits, uint32_t sign_bit, bool abs, bool neg)
+{
+    if (abs)
+        bits &= ~sign_bit;
+    if (neg)
+        bits ^= sign_bit;
+    return bits;
+}
+
+static inline bool f32_subnormal(uint32_t b) { return (b & 0x7f800000u) == 0 && (b & 0x7fffffu); }
+static inline bool f16_subnormal(uint32_t h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu); }
+
+static void f32_sources(const isa_instance *in, const uint32_t *w, lane *l, bool flush)
+{
+    for (int i = 0; i < 3; i++) {
+        uint32_t b = sign_mods(rdna2_source_word(in, w, i), 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
+                               BIT(in->ctrl[CTRL_NEG], i));
+        l->src_subnormal[i] = f32_subnormal(b);
+        if (flush && l->src_subnormal[i])
+            b &= 0x80000000u;
+        l->src[i] = f32_value(b);
+    }
+}
+
+static void mix_sources(const isa_instance *in, const uint32_t *w, lane *l)
+{
+    for (int i = 0; i < 3; i++) {
+        uint32_t reg = rdna2_source_word(in, w, i);
+        bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
+        if (BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
+            uint32_t h = sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
+            l->src_subnormal[i] = f16_subnormal(h);
+            l->src[i] = f16_value(h);
+        } else {
+            uint32_t b = sign_mods(reg, 0x80000000u, abs, neg);
+            l->src_subnormal[i] = f32_subnormal(b);
+            l->src[i] = f32_value(b);
+        }
+    }
+}
+
+static void half_sources(const isa_instance *in, const uint32_t *w, uint32_t select, uint32_t negate, uint32_t abs,
+                         lane *l)
+{
+    for (int i = 0; i < 3; i++) {
+        uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
+        h = sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
+        l->src_subnormal[i] = f16_subnormal(h);
+        l->src[i] = f16_value(h);
+    }
+}
+
+/* omod scales the rounded result; a result that falls below the normal
+ * range becomes a signed zero, and +-0 becomes +0. */
+static uint64_t omod(const isa_instance *in, const fp_format *f, uint64_t r)
+{
+    uint32_t m = in->op->ctrl_limit[CTRL_OMOD] ? in->ctrl[CTRL_OMOD] : 0;
+    if (!m || in->param[PARAM_OMOD] == 0)
+        return r;
+    xval v = result_value(f, r);
+    if (v.kind == FPK_NAN || v.kind == FPK_INF)
+        return r;
+    if (v.kind == FPK_ZERO)
+        return 0;
+    static const int k[4] = {0, 1, 2, -1};
+    v = xval_scale(v, k[m]);
+    if (xval_msb(&v) < f->emin)
+        return (uint64_t)v.sign << (f->bits - 1);
+    return round_to(f, v, TRIMMED, false).bits;
+}
+
+static uint64_t clamp(const isa_instance *in, const fp_format *f, uint64_t r)
+{
+    if (!in->ctrl[CTRL_CLAMP])
+        return r;
+    uint64_t one = (uint64_t)f->bias << (f->precision - 1);
+    uint64_t exp_mask = ((1ull << f->exp_bits) - 1) << (f->precision - 1);
+    bool nan = (r & exp_mask) == exp_mask && (r & ((1ull << (f->precision - 1)) - 1));
+    if (nan || (r >> (f->bits - 1)))
+        return 0;
+    return r > one ? one : r;
+}
+
+static inline uint32_t put_half(uint32_t d, uint32_t h, bool hi)
+{
+    return hi ? (d & 0xffffu) | (h << 16) : (d & 0xffff0000u) | h;
+}
+
+/* ---- the forms ---- */
+
+/* round_dest(a*b + c) once: its lane and its final rounding. */
+static uint64_t fused(lane *l, const fp_format *dest, isa_verdict *v, uint32_t want)
+{
+    l->dest = dest;
+    l->product = l->src[0] * l->src[1];
+    l->addend = l->src[2];
+    l->exact = xval_sum(l->product, l->addend);
+    rounding r = round_to(dest, l->exact, TRIMMED, false);
+    final_step(v, l->exact, &r);
+    lane_classes(v, l, want);
+    return r.bits;
+}
+
+/* The record's fused_to_half: to odd at f32, then to nearest at f16 (the
+ * second rounding is the traced final one, of the f32 value). */
+static uint32_t fused_to_half(lane *l, isa_verdict *v, uint32_t want)
+{
+    l->dest = &fp_f16;
+    l->product = l->src[0] * l->src[1];
+    l->addend = l->src[2];
+    l->exact = xval_sum(l->product, l->addend);
+    rounding odd = round_to(&fp_f32, l->exact, TRIMMED, true);
+    xval s32 = result_value(&fp_f32, odd.bits);
+    rounding r = round_to(&fp_f16, s32, odd.result_bit0, false);
+    final_step(v, s32, &r);
+    lane_classes(v, l, want);
+    return (uint32_t)r.bits;
+}
+
+/* Round twice: to nearest at f32, then at f16. */
+static uint32_t twice_to_half(lane *l, isa_verdict *v, uint32_t want)
+{
+    l->dest = &fp_f16;
+    l->product = l->src[0] * l->src[1];
+    l->addend = l->src[2];
+    l->exact = xval_sum(l->product, l->addend);
+    rounding r32 = round_to(&fp_f32, l->exact, TRIMMED, false);
+    xval s32 = result_value(&fp_f32, r32.bits);
+    rounding r = round_to(&fp_f16, s32, r32.result_bit0, false);
+    final_step(v, s32, &r);
+    lane_classes(v, l, want);
+    return (uint32_t)r.bits;
+}
+
+static uint32_t div_fmas(const isa_instance *in, const uint32_t *w, lane *l, isa_verdict *v, uint32_t want)
+{
+    if (!(w[3] & 1))
+        return (uint32_t)fused(l, &fp_f32, v, want);
+    int k = rdna2_div_fmas_scale(in, w[2]);
+    l->dest = &fp_f32;
+    double p = l->src[0] * l->src[1];
+    xval sum = xval_sum(p, l->src[2]);
+    if (in->param[PARAM_DIV_FMAS_ORDER] == 0) {
+        /* Scale the exact sum, round once. */
+        l->product = p * pow2(k);
+        l->addend = l->src[2] * pow2(k);
+        l->exact = xval_scale(sum, k);
+        rounding r = round_to(&fp_f32, l->exact, TRIMMED, false);
+        final_step(v, l->exact, &r);
+        lane_classes(v, l, want);
+        return (uint32_t)r.bits;
+    }
+    /* Round, then scale the f32 result and round again. */
+    l->product = p;
+    l->addend = l->src[2];
+    l->exact = sum;
+    rounding r1 = round_to(&fp_f32, sum, TRIMMED, false);
+    final_step(v, sum, &r1);
+    xval scaled = xval_scale(result_value(&fp_f32, r1.bits), k);
+    rounding r2 = round_to(&fp_f32, scaled, r1.result_bit0 + k, false);
+    final_step(v, scaled, &r2);
+    lane_classes(v, l, want);
+    return (uint32_t)r2.bits;
+}
+
+/* The legacy form: flushed sources, the product rounded and flushed, the
+ * sum rounded and flushed. */
+static uint32_t mad(lane *l, isa_verdict *v, uint32_t want)
+{
+    l->dest = &fp_f32;
+    l->product = l->src[0] * l->src[1];
+    l->addend = l->src[2];
+    xval p = xval_of(l->product);
+    rounding rp = round_to(&fp_f32, p, TRIMMED, false);
+    final_step(v, p, &rp);
+    uint32_t pr = (uint32_t)rp.bits;
+    if (f32_subnormal(pr))
+        pr &= 0x80000000u;
+    l->exact = xval_sum(f32_value(pr), l->addend);
+    rounding rs = round_to(&fp_f32, l->exact, TRIMMED, false);
+    final_step(v, l->exact, &rs);
+    lane_classes(v, l, want);
+    uint32_t r = (uint32_t)rs.bits;
+    return f32_subnormal(r) ? r & 0x80000000u : r;
+}
+
+void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
+{
+    const isa_op *op = in->op;
+    lane l;
+    if (v) {
+        memset(v, 0, sizeof *v);
+        v->classes = 1u << GEN_RANDOM;
+        v->tie_exp = ISA_NO_EXPONENT;
+    }
+    switch ((rdna2_form)op->form) {
+    case RDNA2_FMA32:
+        f32_sources(in, w, &l, false);
+        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, fused(&l, &fp_f32, v, want)));
+#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
+        /* A planted mistake (test builds only): ties of f32 results with an
+         * even unit below 2^-100 round away from zero.  The audit must catch it. */
+        if (v && (v->classes & (1u << GEN_TIE)) && v->tie_exp < -100 && !(out[0] & 1) && (out[0] & 0x7f800000u))
+            out[0] += 1;
+#endif
+        break;
+    case RDNA2_DIV_FMAS:
+        f32_sources(in, w, &l, false);
+        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, div_fmas(in, w, &l, v, want)));
+        break;
+    case RDNA2_MAD32:
+        f32_sources(in, w, &l, true);
+        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, mad(&l, v, want)));
+        break;
+    case RDNA2_MIX32:
+        mix_sources(in, w, &l);
+        out[0] = (uint32_t)clamp(in, &fp_f32, fused(&l, &fp_f32, v, want));
+        break;
+    case RDNA2_MIX16: {
+        mix_sources(in, w, &l);
+        uint32_t h = rdna2_mix_rounds_once(in) ? fused_to_half(&l, v, want) : twice_to_half(&l, v, want);
+        h = (uint32_t)clamp(in, &fp_f16, h);
+        out[0] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
+        break;
+    }
+    case RDNA2_FMA16: {
+        half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG], in->ctrl[CTRL_ABS], &l);
+        uint32_t h = fused_to_half(&l, v, want);
+        h = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, h));
+        out[0] = put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
+        break;
+    }
+    case RDNA2_PK16: {
+        half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG_LO], 0, &l);
+        uint32_t lo = (uint32_t)clamp(in, &fp_f16, fused_to_half(&l, v, want));
+        half_sources(in, w, rdna2_pk_hi_select(in), in->ctrl[CTRL_NEG_HI], 0, &l);
+        uint32_t hi = (uint32_t)clamp(in, &fp_f16, fused_to_half(&l, v, want));
+        out[0] = lo | hi << 16;
+        break;
+    }
+    case RDNA2_FMA64:
+        /* No double-double for f64 products: the exact model (not translated, rarely run). */
+        if (v) {
+            isa_eval_exact(in, w, out, want, v);
+        } else {
+            rdna2_eval(in, w, out, NULL);
+        }
+        break;
+    }
+}
