@@ -150,6 +150,20 @@ void isa_eval_fast(const isa_instance *in, const uint32_t *words, uint32_t *out,
         isa_eval_exact(in, words, out, want, v);
 }
 
+void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_family_impl *impl = in->op->impl;
+    unsigned ni = in->op->n_in, no = in->op->n_out;
+    if (impl->fast_batch)
+        impl->fast_batch(in, words, n, out);
+    else if (impl->fast)
+        for (size_t i = 0; i < n; i++)
+            impl->fast(in, words + i * ni, out + i * no, NULL, 0);
+    else
+        for (size_t i = 0; i < n; i++)
+            impl->eval(in, words + i * ni, out + i * no, NULL);
+}
+
 uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
                            isa_verdict *v)
 {

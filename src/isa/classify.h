@@ -44,6 +44,10 @@ void isa_eval_exact(const isa_instance *in, const uint32_t *words, uint32_t *out
 /* Outputs and verdict by the family's fast path, or the exact model where it has none. */
 void isa_eval_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v);
 bool isa_has_fast(const isa_op *op);
+/* Outputs of n tuples (words and out packed by the op's n_in and n_out) at
+ * the host model's full speed: the family's batch path, else its fast path,
+ * else the exact model. */
+void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 /* Construct one case of class c, verified by the fast path (isa_generate_eval's
  * cases, outputs and classes exactly, at hardware speed). */
 uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,

@@ -6,6 +6,7 @@
 #define TIEFUZZ_ISA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "../fp/fp.h"
 #include "../gen/gen.h"
@@ -163,6 +164,10 @@ typedef struct {
      * (NULL: the family has none and the exact model is used).  Campaigns
      * call it in the hot loop and audit it against eval (isa_fast_audit). */
     void (*fast)(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
+    /* Outputs only, for n tuples in a row (NULL: fast, else eval, a tuple at
+     * a time): the host model at full speed, for eval --batch, replay and the
+     * benchmarks.  Audited like fast. */
+    void (*fast_batch)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 } isa_family_impl;
 
 /* Tiles of matrix ops are tuples of hundreds of words. */

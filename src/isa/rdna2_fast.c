@@ -51,11 +51,17 @@ static inline int dlsb(double x)
 static inline bool dpow2(double x) { return (dbits(x) & ((1ull << 52) - 1)) == 0; }
 static inline bool nonzero_finite(double x) { return x != 0 && __builtin_isfinite(x); }
 
+/* Decoding by integer operations: converting a subnormal float to double
+ * costs a microcode assist on x86 (about a hundred cycles). */
 static inline double f32_value(uint32_t b)
 {
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
+    uint32_t e = (b >> 23) & 0xff, m = b & 0x7fffff;
+    uint64_t sign = (uint64_t)(b >> 31) << 63;
+    if (e == 0)
+        return dfrom(sign | dbits((double)m * 0x1p-149));
+    if (e == 255)
+        return dfrom(sign | 0x7ff0000000000000ull | (uint64_t)m << 29);
+    return dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
 }
 
 static inline double f16_value(uint32_t h)
@@ -539,6 +545,195 @@ void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_ve
         } else {
             rdna2_eval(in, w, out, NULL);
         }
+        break;
+    }
+}
+
+/* ---- outputs only, many tuples: the hardware's own instructions ----
+ *
+ * The fused f32 forms are one hardware fused multiply-add each (the FMA
+ * instruction where the CPU has it, chosen at load time; glibc's correctly
+ * rounded fmaf elsewhere); the legacy forms a hardware multiply and add with
+ * the flushes as bit tests; the f16 forms an exact product in f32, TwoSum,
+ * the sum rounded to odd and then to f16 by integer code.  NaN results are
+ * the model's default NaN.  The other forms take rdna2_fast a tuple at a time. */
+
+static inline float as_float(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static inline uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static inline uint32_t f32_canonical(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : b; }
+static inline uint32_t f32_flush(uint32_t b) { return (b & 0x7f800000u) ? b : b & 0x80000000u; }
+
+/* The three sources of a tuple: where each is read from (a word, or K), and
+ * the abs/neg masks. */
+typedef struct {
+    const uint32_t *base[3];
+    size_t stride[3];
+    uint32_t keep[3], flip[3];
+    bool post;  /* omod or clamp to apply */
+} source_plan;
+
+static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t sign_bit, uint32_t abs,
+                         uint32_t neg, source_plan *s)
+{
+    const isa_op *op = in->op;
+    for (int i = 0; i < 3; i++) {
+        bool k = op->src[i] == RDNA2_SRC_K;
+        s->base[i] = k ? &in->ctrl[CTRL_K] : words + op->src[i];
+        s->stride[i] = k ? 0 : op->n_in;
+        s->keep[i] = BIT(abs, i) ? ~sign_bit : ~0u;
+        s->flip[i] = BIT(neg, i) ? sign_bit : 0;
+    }
+    s->post = in->ctrl[CTRL_CLAMP] ||
+              (op->ctrl_limit[CTRL_OMOD] && in->ctrl[CTRL_OMOD] && in->param[PARAM_OMOD] != 0);
+}
+
+static inline uint32_t source(const source_plan *s, int i, size_t t)
+{
+    return (s->base[i][t * s->stride[i]] & s->keep[i]) ^ s->flip[i];
+}
+
+__attribute__((target_clones("fma", "default")))
+static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
+{
+    for (size_t t = 0; t < n; t++) {
+        float r = __builtin_fmaf(as_float(source(s, 0, t)), as_float(source(s, 1, t)), as_float(source(s, 2, t)));
+        uint32_t b = f32_canonical(float_bits(r));
+        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+    }
+}
+
+static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
+{
+    for (size_t t = 0; t < n; t++) {
+        float p = as_float(f32_flush(source(s, 0, t))) * as_float(f32_flush(source(s, 1, t)));
+        float r = as_float(f32_flush(float_bits(p))) + as_float(f32_flush(source(s, 2, t)));
+        uint32_t b = f32_flush(f32_canonical(float_bits(r)));
+        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+    }
+}
+
+static inline float f16_float(uint32_t h)
+{
+    uint32_t e = (h >> 10) & 31, m = h & 1023, sign = (h & 0x8000) << 16;
+    if (e == 0)
+        return as_float(sign | float_bits((float)m * 0x1p-24f));  /* a normal float */
+    if (e == 31)
+        return as_float(sign | 0x7f800000u | m << 13);
+    return as_float(sign | (e + 112) << 23 | m << 13);
+}
+
+/* An f32 value (never subnormal here) to f16, to nearest even. */
+static inline uint32_t f16_from_f32(uint32_t b)
+{
+    uint32_t sign = (b >> 16) & 0x8000, e = (b >> 23) & 0xff, m = (b & 0x7fffff) | 0x800000;
+    if (e == 255)
+        return (b & 0x7fffff) ? 0x7e00 : sign | 0x7c00;
+    int E = (int)e - 127;
+    if (E > 15)
+        return sign | 0x7c00;
+    int shift = E >= -14 ? 13 : 13 + (-14 - E);
+    if (e == 0 || shift > 25)
+        return sign;  /* below a quarter of the smallest subnormal */
+    uint32_t kept = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    kept += rem > half || (rem == half && (kept & 1));
+    if (E < -14)
+        return sign | kept;  /* a carry makes it the smallest normal, as encoded */
+    if (kept == 2048) {
+        kept = 1024;
+        E++;
+    }
+    return E > 15 ? sign | 0x7c00 : sign | (uint32_t)(E + 15) << 10 | (kept - 1024);
+}
+
+/* RNE_f16(a*b + c) of three halves: the product is exact in f32, TwoSum
+ * gives the sum's error, the sum rounded to odd keeps it for the last rounding. */
+static inline uint32_t half_fused(uint32_t a, uint32_t b, uint32_t c)
+{
+    float p = f16_float(a) * f16_float(b), cf = f16_float(c);
+    float s = p + cf;
+    uint32_t sb = float_bits(s);
+    if ((sb & 0x7f800000u) != 0x7f800000u) {
+        float bb = s - p;
+        float e = (p - (s - bb)) + (cf - bb);
+        if (e != 0 && !(sb & 1))
+            sb += ((float_bits(e) ^ sb) >> 31) ? -1u : 1u;  /* toward the error: odd */
+    }
+    return f16_from_f32(sb);
+}
+
+static void fma16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    uint32_t sel = in->ctrl[CTRL_OP_SEL];
+    source_plan s;
+    plan_sources(in, words, 0x8000u << 0, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+    bool hi = BIT(sel, 3);
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *w = words + t * op->n_in;
+        uint32_t h[3];
+        for (int i = 0; i < 3; i++)
+            h[i] = ((((w[op->src[i]] >> (16 * BIT(sel, i))) & 0xffff) & s.keep[i]) ^ s.flip[i]);
+        uint32_t r = half_fused(h[0], h[1], h[2]);
+        if (s.post)
+            r = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, r));
+        out[t] = put_half(w[op->n_in - 1], r, hi);
+    }
+}
+
+static void pk16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
+    uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *w = words + t * op->n_in;
+        uint32_t r[2];
+        for (int lane = 0; lane < 2; lane++) {
+            uint32_t h[3];
+            for (int i = 0; i < 3; i++)
+                h[i] = ((w[op->src[i]] >> (16 * BIT(sel[lane], i))) & 0xffff) ^ (BIT(neg[lane], i) << 15);
+            r[lane] = half_fused(h[0], h[1], h[2]);
+            if (in->ctrl[CTRL_CLAMP])
+                r[lane] = (uint32_t)clamp(in, &fp_f16, r[lane]);
+        }
+        out[t] = r[0] | r[1] << 16;
+    }
+}
+
+void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    source_plan s;
+    switch ((rdna2_form)op->form) {
+    case RDNA2_FMA32:
+        plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+        fma32_batch(in, &s, n, out);
+        break;
+    case RDNA2_MAD32:
+        plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+        mad32_batch(in, &s, n, out);
+        break;
+    case RDNA2_FMA16:
+        fma16_batch(in, words, n, out);
+        break;
+    case RDNA2_PK16:
+        pk16_batch(in, words, n, out);
+        break;
+    default:
+        for (size_t t = 0; t < n; t++)
+            rdna2_fast(in, words + t * op->n_in, out + t * op->n_out, NULL, 0);
         break;
     }
 }

@@ -16,7 +16,7 @@ static const char *check(const isa_instance *in)
 }
 
 const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct,
-                                   .fast = rdna2_fast};
+                                   .fast = rdna2_fast, .fast_batch = rdna2_fast_batch};
 
 #define F32(n) {n, WORD_F32}
 #define H2(n) {n, WORD_F16X2}
