@@ -116,7 +116,18 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
     return (int)count;
 }
 
-static uint64_t op_stream(const isa_op *op) { return XXH64(op->name, strlen(op->name), 0); }
+/* The op's random stream, a hash of its name: remembered per thread, since
+ * hashing the name for every case cost a tenth of generating it. */
+static uint64_t op_stream(const isa_op *op)
+{
+    static _Thread_local const isa_op *last;
+    static _Thread_local uint64_t hash;
+    if (op != last) {
+        hash = XXH64(op->name, strlen(op->name), 0);
+        last = op;
+    }
+    return hash;
+}
 
 static uint32_t literal_for(gen_class c, gen_rng *r)
 {

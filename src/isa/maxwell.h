@@ -59,6 +59,7 @@ void maxwell_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, 
 const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
                           unsigned *out_ids);
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 uint32_t maxwell_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 
 #endif
