@@ -289,6 +289,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         threads = 1;
     fill_job jobs[64];
     pthread_t tid[64];
+    bool started[64] = {false};
     for (unsigned k = 0; k < threads; k++) {
         memset(&jobs[k], 0, sizeof jobs[k]);
         jobs[k].o = o;
@@ -297,14 +298,16 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         jobs[k].n_classes = s->n_classes;
         jobs[k].from = (unsigned)((uint64_t)sl->count * k / threads);
         jobs[k].to = (unsigned)((uint64_t)sl->count * (k + 1) / threads);
-        if (k && pthread_create(&tid[k], NULL, fill_slice, &jobs[k]))
-            fill_slice(&jobs[k]);  /* no thread to be had: do it here */
-        else if (k)
-            continue;
+        if (k)
+            started[k] = pthread_create(&tid[k], NULL, fill_slice, &jobs[k]) == 0;
     }
     fill_slice(&jobs[0]);
-    for (unsigned k = 1; k < threads; k++)
-        pthread_join(tid[k], NULL);
+    for (unsigned k = 1; k < threads; k++) {
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            fill_slice(&jobs[k]);  /* no thread to be had: do it here */
+    }
     for (unsigned k = 0; k < threads; k++) {
         eng_stats_merge(&r->stats, &jobs[k].stats);
         r->audited += jobs[k].audited;

@@ -8,7 +8,9 @@
  *    of x's lowest bit (a near tie);
  *  - cancel: y cancels x's head exactly, so that x's lowest set bit becomes
  *    the half-unit bit of a much smaller result.
- * Nothing here is trusted: callers verify the class by exact evaluation. */
+ * Nothing here is trusted: callers verify the class by exact evaluation.
+ * This is the exact kit's version; addend_fast.c is its twin in double
+ * arithmetic, which the campaigns call (gen_addend). */
 #include "gen.h"
 
 static fp_value pow2(bool sign, int e) { return fp_from_int(sign, 1, e); }
@@ -83,8 +85,8 @@ static bool cancel_shape(fp_value x, const fp_format *fy, const fp_format *fd, b
     return finish(fp_sub(v, x), fy, y);
 }
 
-bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
-                uint64_t *y)
+bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                      uint64_t *y)
 {
     if (x.kind != FPK_FINITE)
         return false;
@@ -95,7 +97,7 @@ bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim ta
         /* x is already small: keep its head, tie or near tie on the subnormal grid. */
         if (gen_coin(r))
             return keep_shape(x, fy, fd, 0, fp_zero(false), r, y);
-        return gen_addend(x, fy, fd, AIM_NEAR_TIE, r, y);
+        return gen_addend_exact(x, fy, fd, AIM_NEAR_TIE, r, y);
     case AIM_TIE: {
         unsigned pick = gen_below(r, 8);
         if (pick < 3)
@@ -110,7 +112,9 @@ bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim ta
         int u = unit_exp(fd, fp_msb(x));
         int deep = (int)fy->precision - 2 > 9 ? (int)fy->precision - 2 : 9;
         int e = L <= u - 9 ? L : u - 1 - gen_range(r, 9, deep);
-        fp_value off = fp_from_int(gen_coin(r), (fp_u128)gen_range(r, 1, 3), e);
+        /* Draws in a fixed order (count, then sign): argument order is the compiler's choice. */
+        fp_u128 count = (fp_u128)gen_range(r, 1, 3);
+        fp_value off = fp_from_int(gen_coin(r), count, e);
         return keep_shape(x, fy, fd, 0, off, r, y);
     }
     case AIM_OVERFLOW: {

@@ -1,0 +1,181 @@
+/* gen_addend in double arithmetic: the same shapes, draws and results as
+ * the exact kit's version (addend.c), at a fraction of the cost.
+ *
+ * The operands here are products of two f32 or f16 values (at most 48
+ * significant bits) and the pieces the shapes add to them (a unit, half a
+ * unit, a few units of a low bit), so every step is exact in double; each
+ * step is still checked (an addition whose rounding error is not zero
+ * makes the whole attempt fall back to the exact kit, with the random
+ * stream rewound), so the result never depends on that argument holding. */
+#include <string.h>
+#include "gen.h"
+
+typedef enum { FAST_NO, FAST_YES, FAST_UNSURE } fast_outcome;
+
+static inline uint64_t bits_of(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
+}
+
+static inline double pow2(int k)  /* |k| <= 1022 */
+{
+    uint64_t b = (uint64_t)(k + 1023) << 52;
+    double x;
+    memcpy(&x, &b, 8);
+    return x;
+}
+
+static inline int exponent(double x) { return (int)((bits_of(x) >> 52) & 0x7ff) - 1023; }  /* normal x */
+static inline int lowest_bit(double x)
+{
+    return exponent(x) - 52 + __builtin_ctzll((bits_of(x) & ((1ull << 52) - 1)) | (1ull << 52));
+}
+
+/* a + b, and whether it was exact (TwoSum's error is zero). */
+static inline double add(double a, double b, bool *exact)
+{
+    double s = a + b, bb = s - a;
+    if ((a - (s - bb)) + (b - bb) != 0)
+        *exact = false;
+    return s;
+}
+
+static bool to_double(fp_value x, double *out)
+{
+    if (x.kind != FPK_FINITE || x.jammed || fp_bit_length(x.sig) > 53 || x.exp < -900 || x.exp > 900)
+        return false;
+    double d = (double)(uint64_t)x.sig * pow2(x.exp);
+    *out = x.sign ? -d : d;
+    return true;
+}
+
+static int unit_exp(const fp_format *fd, int m)
+{
+    int e = m < fd->emin ? fd->emin : m;
+    return e - (int)fd->precision + 1;
+}
+
+/* |x| with the bits below 2^u cleared (|x| / 2^u stays below 2^53 here). */
+static double floor_to(double ax, int u)
+{
+    if (lowest_bit(ax) >= u)
+        return ax;
+    return (double)(uint64_t)(ax * pow2(-u)) * pow2(u);
+}
+
+/* y = v - x, in fy's encoding when representable. */
+static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *out)
+{
+    bool exact = true;
+    double y = add(v, -x, &exact);
+    if (!exact)
+        return FAST_NO;  /* y needs more than 53 bits: no format here holds it */
+    if (y == 0) {
+        *out = 0;  /* an exact difference of zero is +0, as in the kit */
+        return FAST_YES;
+    }
+    int p = (int)fy->precision, e = exponent(y);
+    int q = (e < fy->emin ? fy->emin : e) - (p - 1);
+    if (e > fy->emax || lowest_bit(y) < q)
+        return FAST_NO;
+    uint64_t sign = (uint64_t)(bits_of(y) >> 63) << (fy->bits - 1);
+    uint64_t sig = (uint64_t)((y < 0 ? -y : y) * pow2(-q)), hidden = 1ull << (p - 1);
+    if (sig < hidden)
+        *out = sign | sig;
+    else
+        *out = sign | (uint64_t)(e + fy->bias) << (p - 1) | (sig - hidden);
+    return FAST_YES;
+}
+
+static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_format *fd, int binade_shift,
+                               double offset, gen_rng *r, uint64_t *y)
+{
+    int u = unit_exp(fd, msb + binade_shift);
+    if (u - 1 < -1000 || u > 1000)
+        return FAST_UNSURE;
+    double ax = x < 0 ? -x : x, v;
+    bool exact = true;
+    if (binade_shift == 0) {
+        int j = gen_range(r, -1, 1);
+        v = add(floor_to(ax, u), pow2(u - 1), &exact);
+        if (j)
+            v = add(v, j < 0 ? -pow2(u) : pow2(u), &exact);
+    } else {
+        uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
+        v = add((double)sig * pow2(u), pow2(u - 1), &exact);
+    }
+    v = add(v, offset, &exact);
+    if (!exact)
+        return FAST_UNSURE;
+    return finish(x < 0 ? -v : v, x, fy, y);
+}
+
+static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format *fd, bool flip, uint64_t *y)
+{
+    int p = (int)fd->precision;
+    int u = lowest_bit(x) + 1;
+    if (u + p - 1 < fd->emin && u != fd->emin - p + 1)
+        return FAST_NO;  /* only the subnormal grid has a unit this small */
+    int top = u + p - 1;
+    if (top + 1 > 1000 || u < -1000)
+        return FAST_UNSURE;
+    double ax = x < 0 ? -x : x;
+    bool exact = true;
+    double hi = floor_to(ax, top);
+    double lo = add(ax, -hi, &exact);
+    double v = flip ? add(lo, -pow2(top + 1), &exact) : add(lo, pow2(top), &exact);
+    if (u + p - 1 < fd->emin)
+        v = lo;  /* subnormal result: no leading bit to add */
+    if (!exact)
+        return FAST_UNSURE;
+    return finish(x < 0 ? -v : v, x, fy, y);
+}
+
+static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                          uint64_t *y)
+{
+    int msb = exponent(x < 0 ? -x : x);
+    switch (target) {
+    case AIM_SUBNORMAL:
+        if (gen_coin(r))
+            return keep_shape(x, msb, fy, fd, 0, 0.0, r, y);
+        return aimed(x, fy, fd, AIM_NEAR_TIE, r, y);
+    case AIM_TIE: {
+        unsigned pick = gen_below(r, 8);
+        if (pick < 3)
+            return cancel_shape(x, fy, fd, pick == 0, y);
+        int shift = pick == 7 ? gen_range(r, 1, 12) : 0;
+        return keep_shape(x, msb, fy, fd, shift, 0.0, r, y);
+    }
+    case AIM_NEAR_TIE: {
+        int L = lowest_bit(x);
+        int u = unit_exp(fd, msb);
+        int deep = (int)fy->precision - 2 > 9 ? (int)fy->precision - 2 : 9;
+        int e = L <= u - 9 ? L : u - 1 - gen_range(r, 9, deep);
+        /* The count, then the sign: the kit's order (the comparison test pins it). */
+        double off = (double)gen_range(r, 1, 3) * pow2(e);
+        bool sign = gen_coin(r);
+        return keep_shape(x, msb, fy, fd, 0, sign ? -off : off, r, y);
+    }
+    default:
+        return FAST_UNSURE;  /* overflow and cancel: the kit's version (rarer, already cheap) */
+    }
+}
+
+bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                uint64_t *y_bits)
+{
+    double xd;
+    if (x.kind != FPK_FINITE)
+        return false;
+    gen_rng start = *r;
+    if (to_double(x, &xd) && fy->precision <= 53) {
+        fast_outcome o = aimed(xd, fy, fd, target, r, y_bits);
+        if (o != FAST_UNSURE)
+            return o == FAST_YES;
+    }
+    *r = start;
+    return gen_addend_exact(x, fy, fd, target, r, y_bits);
+}
