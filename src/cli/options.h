@@ -38,6 +38,7 @@ int cmd_export(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 
 
 

@@ -1,0 +1,235 @@
+/* tiefuzz selftest: generate cases as a campaign does (the fast path gives
+ * their outputs and verdicts), and have the exact model re-evaluate every one;
+ * the batch path's outputs are compared too.  Controls are fuzzed and model
+ * parameters drawn per block of ENG_SELFTEST_BLOCK cases, so that every
+ * combination the rows allow is reached often. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "selftest.h"
+#include "isa/classify.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void eng_selftest_options_default(eng_selftest_options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < GEN_CLASS_COUNT; i++)
+        o->classes[i] = (gen_class)i;
+    o->n_classes = GEN_CLASS_COUNT;
+    o->seed = 1;
+    o->cases = 1000000;
+    eng_options run;
+    eng_options_default(&run);
+    o->threads = run.threads;
+    o->max_reported = 3;
+}
+
+/* One op's work, shared by the threads: block b goes to thread b % threads. */
+typedef struct {
+    const eng_selftest_options *o;
+    const isa_instance *tmpl;
+    bool fixed_ctrl, fixed_k, fixed_params;
+    gen_class classes[64];
+    unsigned n_classes;
+    unsigned thread, threads;
+    /* results */
+    uint64_t cases, differences;
+    double fast_seconds, exact_seconds;
+    char *first[8];   /* the first differences' descriptions (malloc'd) */
+    unsigned n_first;
+} selftest_job;
+
+/* A random legal value of each model parameter (the template's where the
+ * draw breaks a rule). */
+static void draw_params(isa_instance *in, const isa_instance *tmpl, gen_rng *r)
+{
+    for (int p = 0; p < PARAM_COUNT; p++) {
+        if (!(in->op->params & (1u << p)))
+            continue;
+        const isa_param_desc *d = &isa_params[p];
+        in->param[p] = d->integer ? gen_range(r, d->lo, d->hi) : (int32_t)gen_below(r, d->count);
+        if (isa_instance_check(in))
+            in->param[p] = tmpl->param[p];
+    }
+}
+
+static void note_difference(selftest_job *j, const char *why)
+{
+    j->differences++;
+    if (j->n_first < sizeof j->first / sizeof j->first[0])
+        j->first[j->n_first++] = strdup(why);
+}
+
+static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t *fast, uint32_t *batch,
+                      isa_verdict *verdicts)
+{
+    const eng_selftest_options *o = j->o;
+    const isa_op *op = j->tmpl->op;
+    uint64_t first = block * ENG_SELFTEST_BLOCK, end = first + ENG_SELFTEST_BLOCK;
+    if (end > o->cases)
+        end = o->cases;
+    unsigned n = (unsigned)(end - first);
+    isa_instance in;
+    eng_block_instance(j->tmpl, j->fixed_ctrl, j->fixed_k, o->seed, block, j->classes, j->n_classes, &in);
+    if (!j->fixed_params && block > 0) {
+        gen_rng r = gen_rng_for(o->seed, XXH64(op->name, strlen(op->name), 0) ^ 0x706172616d73ull, block);
+        draw_params(&in, j->tmpl, &r);
+    }
+    double t0 = now();
+    for (unsigned i = 0; i < n; i++)
+        eng_make_case(&in, o->seed, first + i, j->classes, j->n_classes, words + (size_t)i * op->n_in,
+                      fast + (size_t)i * op->n_out, &verdicts[i]);
+    double t1 = now();
+    char why[2048];
+    for (unsigned i = 0; i < n; i++) {
+        gen_class c = eng_case_class(first + i, j->classes, j->n_classes);
+        if (!isa_fast_audit(&in, words + (size_t)i * op->n_in, fast + (size_t)i * op->n_out, &verdicts[i], 1u << c,
+                            why, sizeof why))
+            note_difference(j, why);
+    }
+    double t2 = now();
+    /* The batch path: outputs only, the whole block at once. */
+    isa_eval_batch(&in, words, n, batch);
+    for (unsigned i = 0; i < n; i++)
+        if (memcmp(batch + (size_t)i * op->n_out, fast + (size_t)i * op->n_out, op->n_out * sizeof *batch)) {
+            isa_verdict none;
+            uint32_t exact[ISA_MAX_OUT];
+            isa_eval_exact(&in, words + (size_t)i * op->n_in, exact, 0, &none);
+            if (memcmp(batch + (size_t)i * op->n_out, exact, op->n_out * sizeof *batch) == 0)
+                continue;  /* the scalar fast path was wrong: reported above */
+            isa_fast_audit(&in, words + (size_t)i * op->n_in, batch + (size_t)i * op->n_out, NULL, 0, why,
+                           sizeof why);
+            char tagged[2100];
+            snprintf(tagged, sizeof tagged, "batch path: %s", why);
+            note_difference(j, tagged);
+        }
+    j->cases += n;
+    j->fast_seconds += t1 - t0;
+    j->exact_seconds += t2 - t1;
+}
+
+static void *run_job(void *arg)
+{
+    selftest_job *j = arg;
+    const isa_op *op = j->tmpl->op;
+    uint32_t *words = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_in * sizeof *words);
+    uint32_t *fast = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *fast);
+    uint32_t *batch = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *batch);
+    isa_verdict *verdicts = malloc((size_t)ENG_SELFTEST_BLOCK * sizeof *verdicts);
+    uint64_t blocks = (j->o->cases + ENG_SELFTEST_BLOCK - 1) / ENG_SELFTEST_BLOCK;
+    for (uint64_t b = j->thread; b < blocks && j->differences < j->o->max_reported; b += j->threads)
+        run_block(j, b, words, fast, batch, verdicts);
+    free(words);
+    free(fast);
+    free(batch);
+    free(verdicts);
+    return NULL;
+}
+
+/* Returns the differences found for one op. */
+static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *tmpl, const gen_class *classes,
+                            unsigned n_classes)
+{
+    const isa_op *op = tmpl->op;
+    unsigned threads = o->threads ? o->threads : 1;
+    if (threads > 64)
+        threads = 64;
+    selftest_job jobs[64];
+    pthread_t tid[64];
+    bool started[64] = {false};
+    for (unsigned k = 0; k < threads; k++) {
+        jobs[k] = (selftest_job){.o = o, .tmpl = tmpl, .fixed_ctrl = o->ctrl_text != NULL,
+                                 .fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k="),
+                                 .fixed_params = o->param_text != NULL, .n_classes = n_classes, .thread = k,
+                                 .threads = threads};
+        memcpy(jobs[k].classes, classes, n_classes * sizeof *classes);
+        if (k)
+            started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
+    }
+    run_job(&jobs[0]);
+    uint64_t cases = 0, differences = 0;
+    double fast_s = 0, exact_s = 0;
+    unsigned shown = 0;
+    for (unsigned k = 0; k < threads; k++) {
+        if (k && started[k])
+            pthread_join(tid[k], NULL);
+        else if (k)
+            run_job(&jobs[k]);  /* no thread to be had: do it here */
+        cases += jobs[k].cases;
+        differences += jobs[k].differences;
+        fast_s += jobs[k].fast_seconds;
+        exact_s += jobs[k].exact_seconds;
+        for (unsigned i = 0; i < jobs[k].n_first; i++) {
+            if (shown++ < o->max_reported)
+                fprintf(stderr, "tiefuzz selftest: %s\n", jobs[k].first[i]);
+            free(jobs[k].first[i]);
+        }
+    }
+    if (!o->quiet) {
+        printf("%-40s %10llu cases %6llu differences", op->name, (unsigned long long)cases,
+               (unsigned long long)differences);
+        if (fast_s > 0 && exact_s > 0)
+            printf("   generated %6.1f M cases/s, exact re-check %5.1f M/s (per thread)", cases / fast_s * 1e-6,
+                   cases / exact_s * 1e-6);
+        printf("%s\n", differences && differences >= o->max_reported ? "  (stopped)" : "");
+    }
+    return differences;
+}
+
+int eng_selftest(const eng_selftest_options *o)
+{
+    static const char *const every[] = {"*"};
+    const isa_op *ops[ENG_MAX_OPS];
+    const char *bad = NULL;
+    int n = o->n_globs ? eng_select_ops(o->globs, o->n_globs, ops, ENG_MAX_OPS, &bad)
+                       : eng_select_ops(every, 1, ops, ENG_MAX_OPS, &bad);
+    if (n < 0) {
+        fprintf(stderr, "tiefuzz selftest: no op matches '%s' (see 'tiefuzz ops')\n", bad);
+        return EXIT_USAGE;
+    }
+    uint64_t differences = 0;
+    unsigned compared = 0;
+    for (int i = 0; i < n; i++) {
+        isa_instance tmpl;
+        isa_instance_default(&tmpl, ops[i]);
+        const char *e;
+        if (o->ctrl_text && (e = isa_parse_controls(&tmpl, o->ctrl_text))) {
+            fprintf(stderr, "tiefuzz selftest: --ctrl for %s: %s\n", ops[i]->name, e);
+            return EXIT_USAGE;
+        }
+        if (o->param_text && (e = isa_parse_params(&tmpl, o->param_text))) {
+            fprintf(stderr, "tiefuzz selftest: --param for %s: %s\n", ops[i]->name, e);
+            return EXIT_USAGE;
+        }
+        gen_class classes[64];
+        unsigned n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, classes);
+        if (!isa_has_fast(ops[i]) || !n_classes) {
+            if (!o->quiet)
+                printf("%-40s %s\n", ops[i]->name,
+                       n_classes ? "no fast path (the exact model serves both): nothing to compare"
+                                 : "none of the requested classes applies");
+            continue;
+        }
+        differences += selftest_op(o, &tmpl, classes, n_classes);
+        compared++;
+    }
+    if (differences) {
+        fprintf(stderr, "tiefuzz selftest: %llu differences between the fast path and the exact model "
+                "(a tiefuzz bug: please report it with the lines above)\n", (unsigned long long)differences);
+        return EXIT_INTERNAL;
+    }
+    if (!o->quiet)
+        printf("%u ops compared, %llu cases each: the fast path agrees with the exact model\n", compared,
+               (unsigned long long)o->cases);
+    return EXIT_AGREE;
+}
