@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <string.h>
 #include "classify.h"
+#include "../fp/fast.h"
 #include "rdna2.h"
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
@@ -614,6 +615,23 @@ static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     }
 }
 
+/* V_DIV_FMAS: an unscaled fma where VCC is clear, the scalar fast path where it scales. */
+__attribute__((target_clones("fma", "default")))
+static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const source_plan *s, size_t n,
+                           uint32_t *out)
+{
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *w = words + t * in->op->n_in;
+        if (w[3] & 1) {
+            rdna2_fast(in, w, &out[t], NULL, 0);
+            continue;
+        }
+        float r = __builtin_fmaf(as_float(source(s, 0, t)), as_float(source(s, 1, t)), as_float(source(s, 2, t)));
+        uint32_t b = f32_canonical(float_bits(r));
+        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+    }
+}
+
 static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
 {
     for (size_t t = 0; t < n; t++) {
@@ -624,71 +642,56 @@ static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     }
 }
 
-static inline float f16_float(uint32_t h)
+/* V_FMA_MIX_F32: each source an f32 register or the half op_sel picks
+ * (exact in f32), one hardware fma. */
+__attribute__((target_clones("fma", "default")))
+static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
 {
-    uint32_t e = (h >> 10) & 31, m = h & 1023, sign = (h & 0x8000) << 16;
-    if (e == 0)
-        return as_float(sign | float_bits((float)m * 0x1p-24f));  /* a normal float */
-    if (e == 31)
-        return as_float(sign | 0x7f800000u | m << 13);
-    return as_float(sign | (e + 112) << 23 | m << 13);
+    const isa_op *op = in->op;
+    uint32_t hi = in->ctrl[CTRL_OP_SEL_HI], sel = in->ctrl[CTRL_OP_SEL];
+    uint32_t abs = in->ctrl[CTRL_NEG_HI], neg = in->ctrl[CTRL_NEG_LO];
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *w = words + t * op->n_in;
+        float v[3];
+        for (int i = 0; i < 3; i++) {
+            uint32_t reg = w[op->src[i]];
+            if (BIT(hi, i))
+                v[i] = fp_fast_f16_to_f32(sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
+            else
+                v[i] = as_float(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+        }
+        uint32_t b = f32_canonical(float_bits(__builtin_fmaf(v[0], v[1], v[2])));
+        out[t] = in->ctrl[CTRL_CLAMP] ? (uint32_t)clamp(in, &fp_f32, b) : b;
+    }
 }
 
-/* An f32 value (never subnormal here) to f16, to nearest even. */
-static inline uint32_t f16_from_f32(uint32_t b)
-{
-    uint32_t sign = (b >> 16) & 0x8000, e = (b >> 23) & 0xff, m = (b & 0x7fffff) | 0x800000;
-    if (e == 255)
-        return (b & 0x7fffff) ? 0x7e00 : sign | 0x7c00;
-    int E = (int)e - 127;
-    if (E > 15)
-        return sign | 0x7c00;
-    int shift = E >= -14 ? 13 : 13 + (-14 - E);
-    if (e == 0 || shift > 25)
-        return sign;  /* below a quarter of the smallest subnormal */
-    uint32_t kept = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    kept += rem > half || (rem == half && (kept & 1));
-    if (E < -14)
-        return sign | kept;  /* a carry makes it the smallest normal, as encoded */
-    if (kept == 2048) {
-        kept = 1024;
-        E++;
-    }
-    return E > 15 ? sign | 0x7c00 : sign | (uint32_t)(E + 15) << 10 | (kept - 1024);
-}
+/* The f16 forms in blocks: the selected, modified halves gathered, the
+ * multiply-adds eight at a time (fp_fast_fma16_array), the results put back. */
+#define HALF_BLOCK 512
 
-/* RNE_f16(a*b + c) of three halves: the product is exact in f32, TwoSum
- * gives the sum's error, the sum rounded to odd keeps it for the last rounding. */
-static inline uint32_t half_fused(uint32_t a, uint32_t b, uint32_t c)
-{
-    float p = f16_float(a) * f16_float(b), cf = f16_float(c);
-    float s = p + cf;
-    uint32_t sb = float_bits(s);
-    if ((sb & 0x7f800000u) != 0x7f800000u) {
-        float bb = s - p;
-        float e = (p - (s - bb)) + (cf - bb);
-        if (e != 0 && !(sb & 1))
-            sb += ((float_bits(e) ^ sb) >> 31) ? -1u : 1u;  /* toward the error: odd */
-    }
-    return f16_from_f32(sb);
-}
+static inline uint32_t f16_canonical(uint32_t h) { return (h & 0x7fff) > 0x7c00 ? 0x7e00 : h; }
 
 static void fma16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
 {
     const isa_op *op = in->op;
     uint32_t sel = in->ctrl[CTRL_OP_SEL];
     source_plan s;
-    plan_sources(in, words, 0x8000u << 0, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
-    bool hi = BIT(sel, 3);
-    for (size_t t = 0; t < n; t++) {
-        const uint32_t *w = words + t * op->n_in;
-        uint32_t h[3];
-        for (int i = 0; i < 3; i++)
-            h[i] = ((((w[op->src[i]] >> (16 * BIT(sel, i))) & 0xffff) & s.keep[i]) ^ s.flip[i]);
-        uint32_t r = half_fused(h[0], h[1], h[2]);
-        if (s.post)
-            r = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, r));
-        out[t] = put_half(w[op->n_in - 1], r, hi);
+    plan_sources(in, words, 0x8000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+    uint16_t h[3][HALF_BLOCK], r[HALF_BLOCK];
+    for (size_t first = 0; first < n; first += HALF_BLOCK) {
+        size_t m = n - first < HALF_BLOCK ? n - first : HALF_BLOCK;
+        for (size_t t = 0; t < m; t++) {
+            const uint32_t *w = words + (first + t) * op->n_in;
+            for (int i = 0; i < 3; i++)
+                h[i][t] = (uint16_t)((((w[op->src[i]] >> (16 * BIT(sel, i))) & 0xffff) & s.keep[i]) ^ s.flip[i]);
+        }
+        fp_fast_fma16_array(h[0], h[1], h[2], r, m);
+        for (size_t t = 0; t < m; t++) {
+            uint32_t v = f16_canonical(r[t]);
+            if (s.post)
+                v = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, v));
+            out[first + t] = put_half(words[(first + t) * op->n_in + op->n_in - 1], v, BIT(sel, 3));
+        }
     }
 }
 
@@ -697,18 +700,25 @@ static void pk16_batch(const isa_instance *in, const uint32_t *words, size_t n, 
     const isa_op *op = in->op;
     uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
     uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
-    for (size_t t = 0; t < n; t++) {
-        const uint32_t *w = words + t * op->n_in;
-        uint32_t r[2];
-        for (int lane = 0; lane < 2; lane++) {
-            uint32_t h[3];
-            for (int i = 0; i < 3; i++)
-                h[i] = ((w[op->src[i]] >> (16 * BIT(sel[lane], i))) & 0xffff) ^ (BIT(neg[lane], i) << 15);
-            r[lane] = half_fused(h[0], h[1], h[2]);
-            if (in->ctrl[CTRL_CLAMP])
-                r[lane] = (uint32_t)clamp(in, &fp_f16, r[lane]);
+    uint16_t h[3][2 * HALF_BLOCK], r[2 * HALF_BLOCK];
+    for (size_t first = 0; first < n; first += HALF_BLOCK) {
+        size_t m = n - first < HALF_BLOCK ? n - first : HALF_BLOCK;
+        for (size_t t = 0; t < m; t++) {
+            const uint32_t *w = words + (first + t) * op->n_in;
+            for (int lane = 0; lane < 2; lane++)
+                for (int i = 0; i < 3; i++)
+                    h[i][2 * t + lane] =
+                        (uint16_t)(((w[op->src[i]] >> (16 * BIT(sel[lane], i))) & 0xffff) ^ (BIT(neg[lane], i) << 15));
         }
-        out[t] = r[0] | r[1] << 16;
+        fp_fast_fma16_array(h[0], h[1], h[2], r, 2 * m);
+        for (size_t t = 0; t < m; t++) {
+            uint32_t lo = f16_canonical(r[2 * t]), hi = f16_canonical(r[2 * t + 1]);
+            if (in->ctrl[CTRL_CLAMP]) {
+                lo = (uint32_t)clamp(in, &fp_f16, lo);
+                hi = (uint32_t)clamp(in, &fp_f16, hi);
+            }
+            out[first + t] = lo | hi << 16;
+        }
     }
 }
 
@@ -724,6 +734,13 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     case RDNA2_MAD32:
         plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
         mad32_batch(in, &s, n, out);
+        break;
+    case RDNA2_DIV_FMAS:
+        plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+        div_fmas_batch(in, words, &s, n, out);
+        break;
+    case RDNA2_MIX32:
+        mix32_batch(in, words, n, out);
         break;
     case RDNA2_FMA16:
         fma16_batch(in, words, n, out);

@@ -1,0 +1,23 @@
+/* fp/fast: binary16 helpers in hardware arithmetic, for the families' fast
+ * paths.  Each is exact (see doc/fast-host.md) and agrees bit for bit with
+ * the kit: NaN results are the kit's default NaN (0x7e00). */
+#ifndef TIEFUZZ_FP_FAST_H
+#define TIEFUZZ_FP_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* An f16 as f32 (exact; an f16 subnormal is an f32 normal), by integer
+ * operations: converting subnormal floats costs x86 a microcode assist. */
+float fp_fast_f16_to_f32(uint32_t h);
+/* An f32 that is not subnormal, to f16, to nearest even. */
+uint32_t fp_fast_f32_to_f16(uint32_t bits);
+/* round_f16(a*b + c) once, to nearest even: the product is exact in f32,
+ * TwoSum gives the sum's error, and the sum rounded to odd carries it to the
+ * last rounding (which is then the single correct one). */
+uint32_t fp_fast_fma16(uint32_t a, uint32_t b, uint32_t c);
+/* The same for n triples, eight at a time with AVX2 and F16C where the CPU
+ * has them (chosen at run time). */
+void fp_fast_fma16_array(const uint16_t *a, const uint16_t *b, const uint16_t *c, uint16_t *r, size_t n);
+
+#endif
