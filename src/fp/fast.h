@@ -10,7 +10,8 @@
 /* An f16 as f32 (exact; an f16 subnormal is an f32 normal), by integer
  * operations: converting subnormal floats costs x86 a microcode assist. */
 float fp_fast_f16_to_f32(uint32_t h);
-/* An f32 that is not subnormal, to f16, to nearest even. */
+/* An f32 to f16, to nearest even (an f32 subnormal is far below f16's
+ * range: a signed zero). */
 uint32_t fp_fast_f32_to_f16(uint32_t bits);
 /* round_f16(a*b + c) once, to nearest even: the product is exact in f32,
  * TwoSum gives the sum's error, and the sum rounded to odd carries it to the

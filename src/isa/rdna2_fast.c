@@ -665,6 +665,73 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
     }
 }
 
+/* An f16 from a double (53 bits), to nearest even: a double rounded to odd
+ * carries the exact sum's last rounding to here. */
+static uint32_t f16_from_double(double x)
+{
+    uint64_t b = dbits(x);
+    uint32_t sign = (uint32_t)(b >> 48) & 0x8000;
+    int e = (int)((b >> 52) & 0x7ff);
+    uint64_t m = (b & ((1ull << 52) - 1)) | (1ull << 52);
+    if (e == 0x7ff)
+        return (b & ((1ull << 52) - 1)) ? 0x7e00 : sign | 0x7c00;
+    int E = e - 1023;
+    if (E > 15)
+        return sign | 0x7c00;
+    int shift = E >= -14 ? 42 : 42 + (-14 - E);
+    if (e == 0 || shift > 54)
+        return sign;
+    uint64_t kept = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    kept += rem > half || (rem == half && (kept & 1));
+    if (E < -14)
+        return sign | (uint32_t)kept;
+    if (kept == 2048) {
+        kept = 1024;
+        E++;
+    }
+    return E > 15 ? sign | 0x7c00 : sign | (uint32_t)(E + 15) << 10 | (uint32_t)(kept - 1024);
+}
+
+/* The exact a*b + c rounded to odd at double precision (53 >= 24 + 2 and
+ * 11 + 2 bits: either later rounding is then the single correct one). */
+static double sum_to_odd(double a, double b, double c)
+{
+    double p = a * b, s = p + c;  /* the product is exact */
+    if (!nonzero_finite(s))
+        return s;
+    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    uint64_t sb = dbits(s);
+    if (e != 0 && !(sb & 1))
+        sb += ((dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
+    return dfrom(sb);
+}
+
+/* V_FMA_MIX{LO,HI}_F16: mixed sources decoded exactly into double, the sum
+ * to odd, then to f16 once, or to f32 and then f16 (the model parameter). */
+static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    uint32_t hi = in->ctrl[CTRL_OP_SEL_HI], sel = in->ctrl[CTRL_OP_SEL];
+    uint32_t abs = in->ctrl[CTRL_NEG_HI], neg = in->ctrl[CTRL_NEG_LO];
+    bool once = rdna2_mix_rounds_once(in);
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *w = words + t * op->n_in;
+        double v[3];
+        for (int i = 0; i < 3; i++) {
+            uint32_t reg = w[op->src[i]];
+            if (BIT(hi, i))
+                v[i] = f16_value(sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
+            else
+                v[i] = f32_value(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+        }
+        double odd = sum_to_odd(v[0], v[1], v[2]);
+        uint32_t h = once ? f16_from_double(odd) : fp_fast_f32_to_f16(float_bits((float)odd));
+        if (in->ctrl[CTRL_CLAMP])
+            h = (uint32_t)clamp(in, &fp_f16, h);
+        out[t] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
+    }
+}
+
 /* The f16 forms in blocks: the selected, modified halves gathered, the
  * multiply-adds eight at a time (fp_fast_fma16_array), the results put back. */
 #define HALF_BLOCK 512
@@ -741,6 +808,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
         break;
     case RDNA2_MIX32:
         mix32_batch(in, words, n, out);
+        break;
+    case RDNA2_MIX16:
+        mix16_batch(in, words, n, out);
         break;
     case RDNA2_FMA16:
         fma16_batch(in, words, n, out);
