@@ -1,8 +1,11 @@
 /* binary16 in hardware arithmetic: conversions and the fused multiply-add
  * rounded once, scalar and eight lanes at a time. */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include "fast.h"
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -98,11 +101,28 @@ __attribute__((target("avx2,f16c"))) static void fma16_x8(const uint16_t *a, con
 }
 #endif
 
+#if defined(__x86_64__)
+/* AVX2 and F16C, asked of cpuid once (not every compiler knows "f16c" as a
+ * __builtin_cpu_supports name). */
+static bool have_avx2_f16c(void)
+{
+    static _Atomic int known = -1;  /* threads may race to fill it in: with the same answer */
+    int k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (k < 0) {
+        unsigned a, b, c, d;
+        bool f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+        k = f16c && __builtin_cpu_supports("avx2");
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k;
+}
+#endif
+
 void fp_fast_fma16_array(const uint16_t *a, const uint16_t *b, const uint16_t *c, uint16_t *r, size_t n)
 {
     size_t done = 0;
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+    if (have_avx2_f16c()) {
         fma16_x8(a, b, c, r, n);
         done = n & ~(size_t)7;
     }
