@@ -6,6 +6,40 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* Bit patterns of doubles and floats, and exact powers of two. */
+static inline uint64_t fp_dbits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
+}
+static inline double fp_dfrom(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, 8);
+    return x;
+}
+static inline uint32_t fp_fbits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    return b;
+}
+static inline float fp_ffrom(uint32_t b)
+{
+    float x;
+    memcpy(&x, &b, 4);
+    return x;
+}
+static inline double fp_pow2(int k) { return fp_dfrom((uint64_t)(k + 1023) << 52); }  /* |k| <= 1022 */
+/* Exponent and lowest set bit of a normal, nonzero double. */
+static inline int fp_dexp(double x) { return (int)((fp_dbits(x) >> 52) & 0x7ff) - 1023; }
+static inline int fp_dlsb(double x)
+{
+    return fp_dexp(x) - 52 + __builtin_ctzll((fp_dbits(x) & ((1ull << 52) - 1)) | (1ull << 52));
+}
 
 /* An f16 as f32 (exact; an f16 subnormal is an f32 normal), by integer
  * operations: converting subnormal floats costs x86 a microcode assist. */

@@ -9,28 +9,14 @@
 #include <immintrin.h>
 #endif
 
-static inline float as_float(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static inline uint32_t float_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-
 float fp_fast_f16_to_f32(uint32_t h)
 {
     uint32_t e = (h >> 10) & 31, m = h & 1023, sign = (h & 0x8000) << 16;
     if (e == 0)
-        return as_float(sign | float_bits((float)m * 0x1p-24f));
+        return fp_ffrom(sign | fp_fbits((float)m * 0x1p-24f));
     if (e == 31)
-        return as_float(sign | 0x7f800000u | m << 13);
-    return as_float(sign | (e + 112) << 23 | m << 13);
+        return fp_ffrom(sign | 0x7f800000u | m << 13);
+    return fp_ffrom(sign | (e + 112) << 23 | m << 13);
 }
 
 uint32_t fp_fast_f32_to_f16(uint32_t b)
@@ -59,12 +45,12 @@ uint32_t fp_fast_fma16(uint32_t a, uint32_t b, uint32_t c)
 {
     float p = fp_fast_f16_to_f32(a) * fp_fast_f16_to_f32(b), cf = fp_fast_f16_to_f32(c);
     float s = p + cf;
-    uint32_t sb = float_bits(s);
+    uint32_t sb = fp_fbits(s);
     if ((sb & 0x7f800000u) != 0x7f800000u) {
         float bb = s - p;
         float e = (p - (s - bb)) + (cf - bb);
         if (e != 0 && !(sb & 1))
-            sb += ((float_bits(e) ^ sb) >> 31) ? -1u : 1u;  /* toward the error: odd */
+            sb += ((fp_fbits(e) ^ sb) >> 31) ? -1u : 1u;  /* toward the error: odd */
     }
     return fp_fast_f32_to_f16(sb);
 }

@@ -9,29 +9,9 @@
  * stream rewound), so the result never depends on that argument holding. */
 #include <string.h>
 #include "gen.h"
+#include "../fp/fast.h"
 
 typedef enum { FAST_NO, FAST_YES, FAST_UNSURE } fast_outcome;
-
-static inline uint64_t bits_of(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, 8);
-    return b;
-}
-
-static inline double pow2(int k)  /* |k| <= 1022 */
-{
-    uint64_t b = (uint64_t)(k + 1023) << 52;
-    double x;
-    memcpy(&x, &b, 8);
-    return x;
-}
-
-static inline int exponent(double x) { return (int)((bits_of(x) >> 52) & 0x7ff) - 1023; }  /* normal x */
-static inline int lowest_bit(double x)
-{
-    return exponent(x) - 52 + __builtin_ctzll((bits_of(x) & ((1ull << 52) - 1)) | (1ull << 52));
-}
 
 /* a + b, and whether it was exact (TwoSum's error is zero). */
 static inline double add(double a, double b, bool *exact)
@@ -46,7 +26,7 @@ static bool to_double(fp_value x, double *out)
 {
     if (x.kind != FPK_FINITE || x.jammed || fp_bit_length(x.sig) > 53 || x.exp < -900 || x.exp > 900)
         return false;
-    double d = (double)(uint64_t)x.sig * pow2(x.exp);
+    double d = (double)(uint64_t)x.sig * fp_pow2(x.exp);
     *out = x.sign ? -d : d;
     return true;
 }
@@ -60,9 +40,9 @@ static int unit_exp(const fp_format *fd, int m)
 /* |x| with the bits below 2^u cleared (|x| / 2^u stays below 2^53 here). */
 static double floor_to(double ax, int u)
 {
-    if (lowest_bit(ax) >= u)
+    if (fp_dlsb(ax) >= u)
         return ax;
-    return (double)(uint64_t)(ax * pow2(-u)) * pow2(u);
+    return (double)(uint64_t)(ax * fp_pow2(-u)) * fp_pow2(u);
 }
 
 /* y = v - x, in fy's encoding when representable. */
@@ -76,12 +56,12 @@ static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *ou
         *out = 0;  /* an exact difference of zero is +0, as in the kit */
         return FAST_YES;
     }
-    int p = (int)fy->precision, e = exponent(y);
+    int p = (int)fy->precision, e = fp_dexp(y);
     int q = (e < fy->emin ? fy->emin : e) - (p - 1);
-    if (e > fy->emax || lowest_bit(y) < q)
+    if (e > fy->emax || fp_dlsb(y) < q)
         return FAST_NO;
-    uint64_t sign = (uint64_t)(bits_of(y) >> 63) << (fy->bits - 1);
-    uint64_t sig = (uint64_t)((y < 0 ? -y : y) * pow2(-q)), hidden = 1ull << (p - 1);
+    uint64_t sign = (uint64_t)(fp_dbits(y) >> 63) << (fy->bits - 1);
+    uint64_t sig = (uint64_t)((y < 0 ? -y : y) * fp_pow2(-q)), hidden = 1ull << (p - 1);
     if (sig < hidden)
         *out = sign | sig;
     else
@@ -99,12 +79,12 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
     bool exact = true;
     if (binade_shift == 0) {
         int j = gen_range(r, -1, 1);
-        v = add(floor_to(ax, u), pow2(u - 1), &exact);
+        v = add(floor_to(ax, u), fp_pow2(u - 1), &exact);
         if (j)
-            v = add(v, j < 0 ? -pow2(u) : pow2(u), &exact);
+            v = add(v, j < 0 ? -fp_pow2(u) : fp_pow2(u), &exact);
     } else {
         uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
-        v = add((double)sig * pow2(u), pow2(u - 1), &exact);
+        v = add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact);
     }
     v = add(v, offset, &exact);
     if (!exact)
@@ -115,7 +95,7 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
 static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format *fd, bool flip, uint64_t *y)
 {
     int p = (int)fd->precision;
-    int u = lowest_bit(x) + 1;
+    int u = fp_dlsb(x) + 1;
     if (u + p - 1 < fd->emin && u != fd->emin - p + 1)
         return FAST_NO;  /* only the subnormal grid has a unit this small */
     int top = u + p - 1;
@@ -125,7 +105,7 @@ static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format 
     bool exact = true;
     double hi = floor_to(ax, top);
     double lo = add(ax, -hi, &exact);
-    double v = flip ? add(lo, -pow2(top + 1), &exact) : add(lo, pow2(top), &exact);
+    double v = flip ? add(lo, -fp_pow2(top + 1), &exact) : add(lo, fp_pow2(top), &exact);
     if (u + p - 1 < fd->emin)
         v = lo;  /* subnormal result: no leading bit to add */
     if (!exact)
@@ -136,7 +116,7 @@ static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format 
 static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                           uint64_t *y)
 {
-    int msb = exponent(x < 0 ? -x : x);
+    int msb = fp_dexp(x < 0 ? -x : x);
     switch (target) {
     case AIM_SUBNORMAL:
         if (gen_coin(r))
@@ -150,12 +130,12 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
         return keep_shape(x, msb, fy, fd, shift, 0.0, r, y);
     }
     case AIM_NEAR_TIE: {
-        int L = lowest_bit(x);
+        int L = fp_dlsb(x);
         int u = unit_exp(fd, msb);
         int deep = (int)fy->precision - 2 > 9 ? (int)fy->precision - 2 : 9;
         int e = L <= u - 9 ? L : u - 1 - gen_range(r, 9, deep);
         /* The count, then the sign: the kit's order (the comparison test pins it). */
-        double off = (double)gen_range(r, 1, 3) * pow2(e);
+        double off = (double)gen_range(r, 1, 3) * fp_pow2(e);
         bool sign = gen_coin(r);
         return keep_shape(x, msb, fy, fd, 0, sign ? -off : off, r, y);
     }

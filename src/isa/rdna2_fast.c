@@ -26,30 +26,9 @@
 #define BIT(v, i) (((v) >> (i)) & 1u)
 #define TRIMMED INT_MIN  /* bit0 of a value the kit holds trimmed */
 
-static inline uint64_t dbits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, 8);
-    return b;
-}
-
-static inline double dfrom(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, 8);
-    return x;
-}
-
-static inline double pow2(int k) { return dfrom((uint64_t)(k + 1023) << 52); }  /* |k| <= 1022 */
-static inline double dabs(double x) { return dfrom(dbits(x) & ~(1ull << 63)); }
-static inline bool dsign(double x) { return dbits(x) >> 63; }
-/* Exponent and lowest set bit of a normal, nonzero double. */
-static inline int dexp(double x) { return (int)((dbits(x) >> 52) & 0x7ff) - 1023; }
-static inline int dlsb(double x)
-{
-    return dexp(x) - 52 + __builtin_ctzll((dbits(x) & ((1ull << 52) - 1)) | (1ull << 52));
-}
-static inline bool dpow2(double x) { return (dbits(x) & ((1ull << 52) - 1)) == 0; }
+static inline double dabs(double x) { return fp_dfrom(fp_dbits(x) & ~(1ull << 63)); }
+static inline bool dsign(double x) { return fp_dbits(x) >> 63; }
+static inline bool dpow2(double x) { return (fp_dbits(x) & ((1ull << 52) - 1)) == 0; }
 static inline bool nonzero_finite(double x) { return x != 0 && __builtin_isfinite(x); }
 
 /* Decoding by integer operations: converting a subnormal float to double
@@ -59,10 +38,10 @@ static inline double f32_value(uint32_t b)
     uint32_t e = (b >> 23) & 0xff, m = b & 0x7fffff;
     uint64_t sign = (uint64_t)(b >> 31) << 63;
     if (e == 0)
-        return dfrom(sign | dbits((double)m * 0x1p-149));
+        return fp_dfrom(sign | fp_dbits((double)m * 0x1p-149));
     if (e == 255)
-        return dfrom(sign | 0x7ff0000000000000ull | (uint64_t)m << 29);
-    return dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
+        return fp_dfrom(sign | 0x7ff0000000000000ull | (uint64_t)m << 29);
+    return fp_dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
 }
 
 static inline double f16_value(uint32_t h)
@@ -74,7 +53,7 @@ static inline double f16_value(uint32_t h)
     else if (e == 0)
         v = (double)m * 0x1p-24;
     else
-        v = (double)(m | 1024) * pow2((int)e - 25);
+        v = (double)(m | 1024) * fp_pow2((int)e - 25);
     return h & 0x8000 ? -v : v;
 }
 
@@ -108,15 +87,15 @@ static inline xval xval_sum(double p, double c)
 static inline int xval_msb(const xval *v)
 {
     double h = dabs(v->hi), l = dsign(v->hi) ? -v->lo : v->lo;
-    return dexp(h) - (dpow2(h) && l < 0);
+    return fp_dexp(h) - (dpow2(h) && l < 0);
 }
 
 /* The value scaled by 2^k (exact). */
 static inline xval xval_scale(xval v, int k)
 {
     if (v.kind == FPK_FINITE) {
-        v.hi *= pow2(k);
-        v.lo *= pow2(k);
+        v.hi *= fp_pow2(k);
+        v.lo *= fp_pow2(k);
     }
     return v;
 }
@@ -174,11 +153,11 @@ static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
         break;
     }
     double H = dabs(v.hi), L = dsign(v.hi) ? -v.lo : v.lo;
-    int msb = dexp(H) - (dpow2(H) && L < 0);
+    int msb = fp_dexp(H) - (dpow2(H) && L < 0);
     int e = msb < f->emin ? f->emin : msb;
     int q = e - (p - 1);
-    double u = pow2(q), half = pow2(q - 1);
-    uint64_t k = (uint64_t)(H * pow2(-q));  /* below 2^(p+1): truncation is exact */
+    double u = fp_pow2(q), half = fp_pow2(q - 1);
+    uint64_t k = (uint64_t)(H * fp_pow2(-q));  /* below 2^(p+1): truncation is exact */
     double R = H - (double)k * u;
     if (R == 0 && L < 0) {  /* the remainder borrows a unit */
         k -= 1;
@@ -194,8 +173,8 @@ static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
         r.sticky = (r.guard ? R - half : R) != 0 || L != 0;
         r.tie = vs_half == 0;
         /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped. */
-        double reach = pow2(q - 7);
-        int lowest = bit0 != TRIMMED ? bit0 : L != 0 ? dlsb(L) : dlsb(H);
+        double reach = fp_pow2(q - 7);
+        int lowest = bit0 != TRIMMED ? bit0 : L != 0 ? fp_dlsb(L) : fp_dlsb(H);
         r.near = !r.tie && q - lowest >= 8 && remainder_vs(R, L, half - reach) >= 0 &&
                  remainder_vs(R, L, half + reach) <= 0;
     }
@@ -284,9 +263,9 @@ static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
             m |= 1u << GEN_OVERFLOW;
         int big = -100000;
         if (nonzero_finite(l->product))
-            big = dexp(dabs(l->product));
-        if (nonzero_finite(l->addend) && dexp(dabs(l->addend)) > big)
-            big = dexp(dabs(l->addend));
+            big = fp_dexp(dabs(l->product));
+        if (nonzero_finite(l->addend) && fp_dexp(dabs(l->addend)) > big)
+            big = fp_dexp(dabs(l->addend));
         if (msb < big - (int)l->dest->precision)
             m |= 1u << GEN_CANCEL;
     } else if (l->exact.kind == FPK_ZERO && l->product != 0) {
@@ -402,30 +381,16 @@ static uint64_t fused(lane *l, const fp_format *dest, isa_verdict *v, uint32_t w
     return r.bits;
 }
 
-/* The record's fused_to_half: to odd at f32, then to nearest at f16 (the
- * second rounding is the traced final one, of the f32 value). */
-static uint32_t fused_to_half(lane *l, isa_verdict *v, uint32_t want)
+/* To f16 through f32: rounded to odd there (the record's fused_to_half: one
+ * correct rounding in effect) or to nearest (twice).  The second rounding,
+ * of the f32 value, is the traced final one. */
+static uint32_t to_half(lane *l, bool odd, isa_verdict *v, uint32_t want)
 {
     l->dest = &fp_f16;
     l->product = l->src[0] * l->src[1];
     l->addend = l->src[2];
     l->exact = xval_sum(l->product, l->addend);
-    rounding odd = round_to(&fp_f32, l->exact, TRIMMED, true);
-    xval s32 = result_value(&fp_f32, odd.bits);
-    rounding r = round_to(&fp_f16, s32, odd.result_bit0, false);
-    final_step(v, s32, &r);
-    lane_classes(v, l, want);
-    return (uint32_t)r.bits;
-}
-
-/* Round twice: to nearest at f32, then at f16. */
-static uint32_t twice_to_half(lane *l, isa_verdict *v, uint32_t want)
-{
-    l->dest = &fp_f16;
-    l->product = l->src[0] * l->src[1];
-    l->addend = l->src[2];
-    l->exact = xval_sum(l->product, l->addend);
-    rounding r32 = round_to(&fp_f32, l->exact, TRIMMED, false);
+    rounding r32 = round_to(&fp_f32, l->exact, TRIMMED, odd);
     xval s32 = result_value(&fp_f32, r32.bits);
     rounding r = round_to(&fp_f16, s32, r32.result_bit0, false);
     final_step(v, s32, &r);
@@ -443,8 +408,8 @@ static uint32_t div_fmas(const isa_instance *in, const uint32_t *w, lane *l, isa
     xval sum = xval_sum(p, l->src[2]);
     if (in->param[PARAM_DIV_FMAS_ORDER] == 0) {
         /* Scale the exact sum, round once. */
-        l->product = p * pow2(k);
-        l->addend = l->src[2] * pow2(k);
+        l->product = p * fp_pow2(k);
+        l->addend = l->src[2] * fp_pow2(k);
         l->exact = xval_scale(sum, k);
         rounding r = round_to(&fp_f32, l->exact, TRIMMED, false);
         final_step(v, l->exact, &r);
@@ -519,23 +484,23 @@ void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_ve
         break;
     case RDNA2_MIX16: {
         mix_sources(in, w, &l);
-        uint32_t h = rdna2_mix_rounds_once(in) ? fused_to_half(&l, v, want) : twice_to_half(&l, v, want);
+        uint32_t h = to_half(&l, rdna2_mix_rounds_once(in), v, want);
         h = (uint32_t)clamp(in, &fp_f16, h);
         out[0] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
         break;
     }
     case RDNA2_FMA16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG], in->ctrl[CTRL_ABS], &l);
-        uint32_t h = fused_to_half(&l, v, want);
+        uint32_t h = to_half(&l, true, v, want);
         h = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, h));
         out[0] = put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
         break;
     }
     case RDNA2_PK16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG_LO], 0, &l);
-        uint32_t lo = (uint32_t)clamp(in, &fp_f16, fused_to_half(&l, v, want));
+        uint32_t lo = (uint32_t)clamp(in, &fp_f16, to_half(&l, true, v, want));
         half_sources(in, w, rdna2_pk_hi_select(in), in->ctrl[CTRL_NEG_HI], 0, &l);
-        uint32_t hi = (uint32_t)clamp(in, &fp_f16, fused_to_half(&l, v, want));
+        uint32_t hi = (uint32_t)clamp(in, &fp_f16, to_half(&l, true, v, want));
         out[0] = lo | hi << 16;
         break;
     }
@@ -555,23 +520,9 @@ void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_ve
  * The fused f32 forms are one hardware fused multiply-add each (the FMA
  * instruction where the CPU has it, chosen at load time; glibc's correctly
  * rounded fmaf elsewhere); the legacy forms a hardware multiply and add with
- * the flushes as bit tests; the f16 forms an exact product in f32, TwoSum,
- * the sum rounded to odd and then to f16 by integer code.  NaN results are
- * the model's default NaN.  The other forms take rdna2_fast a tuple at a time. */
-
-static inline float as_float(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static inline uint32_t float_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
+ * the flushes as bit tests; the f16 forms eight lanes at a time through
+ * fp_fast_fma16_array; the MIX forms with sources decoded exactly.  NaN
+ * results are the model's default NaN. */
 
 static inline uint32_t f32_canonical(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : b; }
 static inline uint32_t f32_flush(uint32_t b) { return (b & 0x7f800000u) ? b : b & 0x80000000u; }
@@ -609,8 +560,8 @@ __attribute__((target_clones("fma", "default")))
 static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
 {
     for (size_t t = 0; t < n; t++) {
-        float r = __builtin_fmaf(as_float(source(s, 0, t)), as_float(source(s, 1, t)), as_float(source(s, 2, t)));
-        uint32_t b = f32_canonical(float_bits(r));
+        float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
+        uint32_t b = f32_canonical(fp_fbits(r));
         out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
@@ -626,8 +577,8 @@ static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const 
             rdna2_fast(in, w, &out[t], NULL, 0);
             continue;
         }
-        float r = __builtin_fmaf(as_float(source(s, 0, t)), as_float(source(s, 1, t)), as_float(source(s, 2, t)));
-        uint32_t b = f32_canonical(float_bits(r));
+        float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
+        uint32_t b = f32_canonical(fp_fbits(r));
         out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
@@ -635,9 +586,9 @@ static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const 
 static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
 {
     for (size_t t = 0; t < n; t++) {
-        float p = as_float(f32_flush(source(s, 0, t))) * as_float(f32_flush(source(s, 1, t)));
-        float r = as_float(f32_flush(float_bits(p))) + as_float(f32_flush(source(s, 2, t)));
-        uint32_t b = f32_flush(f32_canonical(float_bits(r)));
+        float p = fp_ffrom(f32_flush(source(s, 0, t))) * fp_ffrom(f32_flush(source(s, 1, t)));
+        float r = fp_ffrom(f32_flush(fp_fbits(p))) + fp_ffrom(f32_flush(source(s, 2, t)));
+        uint32_t b = f32_flush(f32_canonical(fp_fbits(r)));
         out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
@@ -658,9 +609,9 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
             if (BIT(hi, i))
                 v[i] = fp_fast_f16_to_f32(sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
             else
-                v[i] = as_float(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+                v[i] = fp_ffrom(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
         }
-        uint32_t b = f32_canonical(float_bits(__builtin_fmaf(v[0], v[1], v[2])));
+        uint32_t b = f32_canonical(fp_fbits(__builtin_fmaf(v[0], v[1], v[2])));
         out[t] = in->ctrl[CTRL_CLAMP] ? (uint32_t)clamp(in, &fp_f32, b) : b;
     }
 }
@@ -669,7 +620,7 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
  * carries the exact sum's last rounding to here. */
 static uint32_t f16_from_double(double x)
 {
-    uint64_t b = dbits(x);
+    uint64_t b = fp_dbits(x);
     uint32_t sign = (uint32_t)(b >> 48) & 0x8000;
     int e = (int)((b >> 52) & 0x7ff);
     uint64_t m = (b & ((1ull << 52) - 1)) | (1ull << 52);
@@ -700,10 +651,10 @@ static double sum_to_odd(double a, double b, double c)
     if (!nonzero_finite(s))
         return s;
     double bb = s - p, e = (p - (s - bb)) + (c - bb);
-    uint64_t sb = dbits(s);
+    uint64_t sb = fp_dbits(s);
     if (e != 0 && !(sb & 1))
-        sb += ((dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
-    return dfrom(sb);
+        sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
+    return fp_dfrom(sb);
 }
 
 /* V_FMA_MIX{LO,HI}_F16: mixed sources decoded exactly into double, the sum
@@ -725,7 +676,7 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
                 v[i] = f32_value(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
         }
         double odd = sum_to_odd(v[0], v[1], v[2]);
-        uint32_t h = once ? f16_from_double(odd) : fp_fast_f32_to_f16(float_bits((float)odd));
+        uint32_t h = once ? f16_from_double(odd) : fp_fast_f32_to_f16(fp_fbits((float)odd));
         if (in->ctrl[CTRL_CLAMP])
             h = (uint32_t)clamp(in, &fp_f16, h);
         out[t] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
