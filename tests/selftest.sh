@@ -22,13 +22,25 @@ compared=$(grep -c " $cases cases      0 differences" "$tmp/out")
 fast_ops=$(grep -c "^rdna2\.\|^maxwell\." "$tmp/out")
 [ "$compared" -ge 22 ] && [ "$compared" = "$fast_ops" ] && ok || bad "$compared ops compared in full of $fast_ops"
 grep -q "no fast path" "$tmp/out" && ok || bad "ops without a fast path are not named"
+# Exactly one line per op of the registry, in its order.
+"$T" ops --json | python3 -c 'import json, sys; [print(o["name"]) for o in json.load(sys.stdin)["ops"]]' >"$tmp/ops"
+grep -v " ops compared" "$tmp/out" | awk '{print $1}' >"$tmp/lines"
+[ -s "$tmp/ops" ] && cmp -s "$tmp/ops" "$tmp/lines" && ok || bad "not one line per op: $(diff "$tmp/ops" "$tmp/lines" | head -5)"
+"$T" selftest --help >"$tmp/out" 2>&1
+[ $? = 0 ] && grep -q "^usage: tiefuzz selftest" "$tmp/out" && ok || bad "--help"
 
 "$T" selftest 'nosuch.*' >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "no op matches 'nosuch.\*'" "$tmp/err" && ok || bad "unknown glob: $(cat "$tmp/err")"
 "$T" selftest --cases 0 >/dev/null 2>&1
 [ $? = 2 ] && ok || bad "--cases 0 accepted"
 "$T" selftest v_fma_f32 --ctrl frob=1 >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && ok || bad "bad --ctrl accepted"
+[ $? = 2 ] && grep -q "tiefuzz selftest: --ctrl: .*frob" "$tmp/err" && ok || bad "bad --ctrl: $(cat "$tmp/err")"
+"$T" selftest v_fma_f32 --param omod=frob >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "tiefuzz selftest: --param: " "$tmp/err" && ok || bad "bad --param: $(cat "$tmp/err")"
+for args in "--gen frob" "--seed x" "--threads 0" "--frob" "--cases"; do
+    "$T" selftest v_fma_f32 $args >/dev/null 2>"$tmp/err"
+    [ $? = 2 ] && grep -q "tiefuzz selftest: " "$tmp/err" && ok || bad "selftest $args: $(cat "$tmp/err")"
+done
 
 # The planted mistake: f32 ties with a unit below 2^-100 round away from zero
 # in the fast path of the fused f32 forms.
@@ -37,6 +49,13 @@ rc=$?
 [ "$rc" = 4 ] && ok || bad "planted mistake: selftest exit $rc, want 4"
 grep -q "the fast path and the exact model differ on rdna2.v_fma_f32 --ctrl .* tuple [0-9a-f]\{8\} [0-9a-f]\{8\} [0-9a-f]\{8\}: outputs" "$tmp/err" \
     && ok || bad "planted mistake not named with its tuple: $(head -c 600 "$tmp/err")"
+# The differences shown are the lowest case indices, whatever the thread count.
+"$P" selftest rdna2.v_fma_f32 --cases 20000 --threads 1 >/dev/null 2>"$tmp/err1"
+"$P" selftest rdna2.v_fma_f32 --cases 20000 --threads 3 >/dev/null 2>"$tmp/err3"
+head -n 3 "$tmp/err1" >"$tmp/first1"
+head -n 3 "$tmp/err3" >"$tmp/first3"
+grep -q "(case [0-9]* of seed 1)$" "$tmp/first1" && cmp -s "$tmp/first1" "$tmp/first3" \
+    && ok || bad "planted mistake: first differences depend on the thread count"
 # ...and not in an op whose fast path has no mistake.
 "$P" selftest rdna2.v_mad_f32 --cases 20000 >/dev/null 2>&1
 [ $? = 0 ] && ok || bad "planted build: v_mad_f32 should agree"

@@ -45,7 +45,13 @@ typedef struct {
     /* results */
     uint64_t cases, differences;
     double fast_seconds, exact_seconds;
-    char *first[8];   /* the first differences' descriptions (malloc'd) */
+    /* The first differences this thread met (its blocks in increasing order),
+     * with their case indices, so that the lowest of all threads can be shown
+     * whatever the thread count. */
+    struct difference {
+        uint64_t index;
+        char *why;    /* malloc'd */
+    } first[8];
     unsigned n_first;
 } selftest_job;
 
@@ -63,11 +69,22 @@ static void draw_params(isa_instance *in, const isa_instance *tmpl, gen_rng *r)
     }
 }
 
-static void note_difference(selftest_job *j, const char *why)
+static void note_difference(selftest_job *j, uint64_t index, const char *why)
 {
     j->differences++;
-    if (j->n_first < sizeof j->first / sizeof j->first[0])
-        j->first[j->n_first++] = strdup(why);
+    if (j->n_first < sizeof j->first / sizeof j->first[0]) {
+        char *text = malloc(strlen(why) + 64);
+        if (text)
+            sprintf(text, "%s (case %llu of seed %llu)", why, (unsigned long long)index,
+                    (unsigned long long)j->o->seed);
+        j->first[j->n_first++] = (struct difference){index, text};
+    }
+}
+
+static int by_index(const void *a, const void *b)
+{
+    const struct difference *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t *fast, uint32_t *batch,
@@ -75,9 +92,8 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
 {
     const eng_selftest_options *o = j->o;
     const isa_op *op = j->tmpl->op;
-    uint64_t first = block * ENG_SELFTEST_BLOCK, end = first + ENG_SELFTEST_BLOCK;
-    if (end > o->cases)
-        end = o->cases;
+    uint64_t first = block * ENG_SELFTEST_BLOCK;
+    uint64_t end = o->cases - first < ENG_SELFTEST_BLOCK ? o->cases : first + ENG_SELFTEST_BLOCK;
     unsigned n = (unsigned)(end - first);
     isa_instance in;
     eng_block_instance(j->tmpl, j->fixed_ctrl, j->fixed_k, o->seed, block, j->classes, j->n_classes, &in);
@@ -95,7 +111,7 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
         gen_class c = eng_case_class(first + i, j->classes, j->n_classes);
         if (!isa_fast_audit(&in, words + (size_t)i * op->n_in, fast + (size_t)i * op->n_out, &verdicts[i], 1u << c,
                             why, sizeof why))
-            note_difference(j, why);
+            note_difference(j, first + i, why);
     }
     double t2 = now();
     /* The batch path: outputs only, the whole block at once. */
@@ -111,7 +127,7 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
                            sizeof why);
             char tagged[2100];
             snprintf(tagged, sizeof tagged, "batch path: %s", why);
-            note_difference(j, tagged);
+            note_difference(j, first + i, tagged);
         }
     j->cases += n;
     j->fast_seconds += t1 - t0;
@@ -126,7 +142,7 @@ static void *run_job(void *arg)
     uint32_t *fast = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *fast);
     uint32_t *batch = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *batch);
     isa_verdict *verdicts = malloc((size_t)ENG_SELFTEST_BLOCK * sizeof *verdicts);
-    uint64_t blocks = (j->o->cases + ENG_SELFTEST_BLOCK - 1) / ENG_SELFTEST_BLOCK;
+    uint64_t blocks = j->o->cases / ENG_SELFTEST_BLOCK + (j->o->cases % ENG_SELFTEST_BLOCK != 0);
     for (uint64_t b = j->thread; b < blocks && j->differences < j->o->max_reported; b += j->threads)
         run_block(j, b, words, fast, batch, verdicts);
     free(words);
@@ -159,7 +175,8 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
     run_job(&jobs[0]);
     uint64_t cases = 0, differences = 0;
     double fast_s = 0, exact_s = 0;
-    unsigned shown = 0;
+    struct difference first[64 * 8];
+    unsigned n_first = 0;
     for (unsigned k = 0; k < threads; k++) {
         if (k && started[k])
             pthread_join(tid[k], NULL);
@@ -169,11 +186,15 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
         differences += jobs[k].differences;
         fast_s += jobs[k].fast_seconds;
         exact_s += jobs[k].exact_seconds;
-        for (unsigned i = 0; i < jobs[k].n_first; i++) {
-            if (shown++ < o->max_reported)
-                fprintf(stderr, "tiefuzz selftest: %s\n", jobs[k].first[i]);
-            free(jobs[k].first[i]);
-        }
+        for (unsigned i = 0; i < jobs[k].n_first; i++)
+            first[n_first++] = jobs[k].first[i];
+    }
+    /* The lowest case indices first: the same lines for any thread count. */
+    qsort(first, n_first, sizeof first[0], by_index);
+    for (unsigned i = 0; i < n_first; i++) {
+        if (i < o->max_reported && first[i].why)
+            fprintf(stderr, "tiefuzz selftest: %s\n", first[i].why);
+        free(first[i].why);
     }
     if (!o->quiet) {
         printf("%-40s %10llu cases %6llu differences", op->name, (unsigned long long)cases,
@@ -181,7 +202,7 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
         if (fast_s > 0 && exact_s > 0)
             printf("   generated %6.1f M cases/s, exact re-check %5.1f M/s (per thread)", cases / fast_s * 1e-6,
                    cases / exact_s * 1e-6);
-        printf("%s\n", differences && differences >= o->max_reported ? "  (stopped)" : "");
+        printf("%s\n", cases < o->cases ? "  (stopped)" : "");
     }
     return differences;
 }
@@ -204,16 +225,18 @@ int eng_selftest(const eng_selftest_options *o)
         isa_instance_default(&tmpl, ops[i]);
         const char *e;
         if (o->ctrl_text && (e = isa_parse_controls(&tmpl, o->ctrl_text))) {
-            fprintf(stderr, "tiefuzz selftest: --ctrl for %s: %s\n", ops[i]->name, e);
+            fprintf(stderr, "tiefuzz selftest: --ctrl: %s\n", e);
             return EXIT_USAGE;
         }
         if (o->param_text && (e = isa_parse_params(&tmpl, o->param_text))) {
-            fprintf(stderr, "tiefuzz selftest: --param for %s: %s\n", ops[i]->name, e);
+            fprintf(stderr, "tiefuzz selftest: --param: %s\n", e);
             return EXIT_USAGE;
         }
         gen_class classes[64];
         unsigned n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, classes);
-        if (!isa_has_fast(ops[i]) || !n_classes) {
+        /* Without a fast or batch path the exact model serves every caller:
+         * nothing to compare. */
+        if ((!isa_has_fast(ops[i]) && !ops[i]->impl->fast_batch) || !n_classes) {
             if (!o->quiet)
                 printf("%-40s %s\n", ops[i]->name,
                        n_classes ? "no fast path (the exact model serves both): nothing to compare"

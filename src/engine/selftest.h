@@ -15,7 +15,7 @@ typedef struct {
     const char *ctrl_text;      /* fixed controls (else fuzzed per block) */
     const char *param_text;     /* fixed parameters (else drawn per block) */
     unsigned threads;
-    unsigned max_reported;      /* differences printed per op */
+    unsigned max_reported;      /* differences printed per op; each thread stops the op after as many */
     bool quiet;
 } eng_selftest_options;
 
