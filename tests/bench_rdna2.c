@@ -1,48 +1,71 @@
-/* Benchmark figures per op, measured in one run, on the same generated tuples:
- *   fast      tuples/s of the host model at full speed (isa_eval_batch: the
- *             family's batch path, else its fast path), one thread;
- *   exact     tuples/s of the exact model (the 128-bit kit, no trace);
- *   hw_fma    tuples/s of a plain loop of the hardware's fused multiply-add
- *             (fmaf as the FMA instruction where the CPU has it) over the same
- *             tuples' first three words: the physical limit of any host model;
- *   pipeline  cases/s of generation on one thread: construction, class
- *             verification, host evaluation and comparison with a copy of the
- *             outputs (what a campaign does per case, less the device);
+/* Benchmark figures per op, measured in one run, on the same generated tuples
+ * (eng_make_case, every generator class that applies to the op, cycled as a
+ * campaign does; block 0, the plain encoding):
+ *   fast      tuples/s of the family's fast path, a tuple at a time, no
+ *             verdict (impl->fast with v NULL); "-" where the family has none;
+ *   batch     tuples/s of the family's batch path over the whole buffer
+ *             (impl->fast_batch); "-" where it has none;
+ *   exact     tuples/s of the exact model (impl->eval: the 128-bit kit, no
+ *             trace);
+ *   hw        tuples/s of a plain loop of the hardware's fused multiply-add
+ *             over the same tuples (the physical limit of any host model);
+ *             "-" for tiles;
+ *   pipeline  cases/s of eng_make_case on one thread (construction, class
+ *             verification, host evaluation) plus a comparison of the outputs
+ *             with a copy (memcmp): what a campaign does per case, less the
+ *             device;
  *   device    tuples/s of a raw dispatch of the op's module (64K-tuple
- *             batches, inputs already in the buffer), submit to fence;
- * scripts/bench adds the end-to-end campaign rate and the ratios.
- * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [OP-GLOB...] */
+ *             batches, inputs already in the buffer), submit to fence.
+ * Host figures are one thread, each timed for at least --seconds (0.3).
+ * Output: comment lines (#) and one line per op of KEY=VALUE fields (op,
+ * kind, tuples, fast, batch, exact, hw, pipeline, device, same), numbers as
+ * rates per second, "-" where there is none; scripts/bench formats them.
+ * kind: f32 (scalar f32 RDNA 2), f16, packed (v_pk_*), mix (v_fma_mix*),
+ * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when the
+ * pipeline's outputs of a pass differed from the first pass's (it must be
+ * deterministic).
+ * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [OP-GLOB...] */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <math.h>
 #include "isa/classify.h"
 #include "engine/campaign.h"
 #include "engine/module.h"
 #include "vk/runner.h"
 
-/* The physical limit: one fused multiply-add per tuple, nothing else. */
+/* The physical limit: one fused multiply-add per tuple, nothing else, on the
+ * tuple's first three words read as f32.  For the f32 ops those are the
+ * operands themselves.  For f16, packed and MIX ops (f16 halves, or f16 and
+ * f32 sources) and for the Maxwell integer ops the words are reinterpreted as
+ * f32: the values mean nothing, but the limit is the hardware's FMA rate
+ * either way (one instruction a tuple, nothing cheaper exists), measured on
+ * the same memory traffic.  Like any hardware FMA, it pays x86's microcode
+ * assist where an operand or result is subnormal, so the same words give the
+ * same limit the host model faces. */
 __attribute__((target("fma"))) static void fma_loop_hw(const uint32_t *w, unsigned stride, unsigned n, uint32_t *out)
 {
     for (unsigned i = 0; i < n; i++) {
         const uint32_t *t = w + (size_t)i * stride;
         float a, b, c, r;
         memcpy(&a, &t[0], 4);
-        memcpy(&b, &t[1], 4);
+        memcpy(&b, &t[stride > 1 ? 1 : 0], 4);
         memcpy(&c, &t[stride > 2 ? 2 : 0], 4);
         r = __builtin_fmaf(a, b, c);
         memcpy(&out[i], &r, 4);
     }
 }
 
+/* Without the FMA instruction: libm's fmaf, the fastest fused multiply-add
+ * this CPU has. */
 static void fma_loop_libm(const uint32_t *w, unsigned stride, unsigned n, uint32_t *out)
 {
     for (unsigned i = 0; i < n; i++) {
         const uint32_t *t = w + (size_t)i * stride;
         float a, b, c, r;
         memcpy(&a, &t[0], 4);
-        memcpy(&b, &t[1], 4);
+        memcpy(&b, &t[stride > 1 ? 1 : 0], 4);
         memcpy(&c, &t[stride > 2 ? 2 : 0], 4);
         r = fmaf(a, b, c);
         memcpy(&out[i], &r, 4);
@@ -56,131 +79,240 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static const char *op_kind(const isa_op *op)
+{
+    if (!strcmp(op->family, "mma"))
+        return "tile";
+    if (!strcmp(op->family, "maxwell"))
+        return "maxwell";
+    if (strstr(op->name, ".v_pk_"))
+        return "packed";
+    if (strstr(op->name, ".v_fma_mix"))
+        return "mix";
+    for (unsigned i = 0; i < op->n_in; i++)
+        if (op->in[i].format == WORD_F16X2)
+            return "f16";
+    return "f32";
+}
+
+/* A rate as a field value: "-" when not measured (negative). */
+static const char *rate(double r, char *buf)
+{
+    if (r < 0)
+        return "-";
+    snprintf(buf, 32, "%.0f", r);
+    return buf;
+}
+
+typedef struct {
+    const isa_instance *in;
+    const uint32_t *words;
+    uint32_t *out;
+    unsigned count;
+} bench_set;
+
+enum { RUN_FAST, RUN_BATCH, RUN_EXACT, RUN_HW_FMA, RUN_HW_LIBM };
+
+static void run_once(const bench_set *s, int what)
+{
+    const isa_op *op = s->in->op;
+    switch (what) {
+    case RUN_FAST:
+        for (unsigned i = 0; i < s->count; i++)
+            op->impl->fast(s->in, s->words + (size_t)i * op->n_in, s->out + (size_t)i * op->n_out, NULL, 0);
+        break;
+    case RUN_BATCH:
+        op->impl->fast_batch(s->in, s->words, s->count, s->out);
+        break;
+    case RUN_EXACT:
+        for (unsigned i = 0; i < s->count; i++)
+            op->impl->eval(s->in, s->words + (size_t)i * op->n_in, s->out + (size_t)i * op->n_out, NULL);
+        break;
+    case RUN_HW_FMA:
+        fma_loop_hw(s->words, op->n_in, s->count, s->out);
+        break;
+    case RUN_HW_LIBM:
+        fma_loop_libm(s->words, op->n_in, s->count, s->out);
+        break;
+    }
+}
+
+/* Tuples per second of `what` over the set, repeated for at least `seconds`
+ * (after one untimed pass that warms the caches). */
+static double timed(const bench_set *s, int what, double seconds)
+{
+    run_once(s, what);
+    double t0 = now(), t1;
+    uint64_t done = 0;
+    do {
+        run_once(s, what);
+        done += s->count;
+    } while ((t1 = now()) - t0 < seconds);
+    return (double)done / (t1 - t0);
+}
+
 int main(int argc, char **argv)
 {
     isa_lowering l = LOWERING_DIRECT;
     unsigned batch_size = 65536;
+    double seconds = 0.3;
+    bool device_too = true;
     const char *globs[32];
     unsigned n_globs = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--lowering") && i + 1 < argc)
-            l = (isa_lowering)isa_lowering_parse(argv[++i]);
-        else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
+        if (!strcmp(argv[i], "--lowering") && i + 1 < argc) {
+            int v = isa_lowering_parse(argv[++i]);
+            if (v < 0) {
+                fprintf(stderr, "bench: unknown lowering %s\n", argv[i]);
+                return 2;
+            }
+            l = (isa_lowering)v;
+        } else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
             batch_size = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--no-device"))
+            device_too = false;
         else if (n_globs < 32)
             globs[n_globs++] = argv[i];
     }
-    const isa_op *ops[64];
+    if (batch_size == 0 || seconds <= 0) {
+        fprintf(stderr, "bench: --batch and --seconds must be positive\n");
+        return 2;
+    }
+    const isa_op *ops[ENG_MAX_OPS];
     const char *bad;
-    int n = eng_select_ops(globs, n_globs, ops, 64, &bad);
+    int n = eng_select_ops(globs, n_globs, ops, ENG_MAX_OPS, &bad);
     if (n < 0) {
         fprintf(stderr, "bench: no op matches %s\n", bad);
         return 2;
     }
-    char err[1 << 16];
-    vkd_device *dev = vkd_open(NULL, false, err, sizeof err);
-    if (!dev) {
-        fprintf(stderr, "bench: %s\n", err);
-        return 3;
+    static char err[1 << 16];
+    vkd_device *dev = NULL;
+    vkr_batch *batch = NULL;
+    if (device_too) {
+        dev = vkd_open(NULL, false, err, sizeof err);
+        if (!dev) {
+            fprintf(stderr, "bench: %s\n", err);
+            return 3;
+        }
+        batch = vkr_batch_create(dev, (size_t)batch_size * 8, (size_t)batch_size * 2, err, sizeof err);
+        if (!batch) {
+            fprintf(stderr, "bench: %s\n", err);
+            return 3;
+        }
     }
-    vkr_batch *batch = vkr_batch_create(dev, (size_t)batch_size * 8, (size_t)batch_size * 2, err, sizeof err);
     gen_class all[GEN_CLASS_COUNT];
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
-    uint32_t *words = malloc((size_t)batch_size * ISA_MAX_IN * 4), *out = malloc((size_t)batch_size * ISA_MAX_OUT * 4);
-    printf("# device %s; lowering %s; batch %u\n", vkd_device_info(dev)->name, isa_lowering_name(l), batch_size);
+    size_t in_words = (size_t)batch_size * 8, out_words = (size_t)batch_size * 2;
+    uint32_t *words = malloc(in_words * 4), *out = malloc(out_words * 4), *ref = malloc(out_words * 4);
+    if (!words || !out || !ref) {
+        fprintf(stderr, "bench: out of memory\n");
+        return 4;
+    }
     bool hw = __builtin_cpu_supports("fma");
-    printf("# hardware loop: %s\n", hw ? "the FMA instruction" : "libm fmaf (no FMA instruction on this CPU)");
-    printf("%-24s %14s %14s %14s %14s %14s\n", "op", "fast_tps", "exact_tps", "hw_fma_tps", "pipeline_cps", "device_tps");
+    printf("# device %s; lowering %s; batch %u; %.2f s per host figure\n",
+           dev ? vkd_device_info(dev)->name : "none", isa_lowering_name(l), batch_size, seconds);
+    printf("# hw: %s\n", hw ? "the FMA instruction (__builtin_fmaf, target fma)"
+                            : "libm fmaf (this CPU has no FMA instruction)");
     for (int o = 0; o < n; o++) {
         const isa_op *op = ops[o];
         if (!op->translated)
             continue;
+        const char *kind = op_kind(op);
         isa_instance in;
         isa_instance_default(&in, op);
         gen_class mine[GEN_CLASS_COUNT];  /* the op's own classes, cycled as a campaign does */
         unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
-        isa_verdict t;
-        /* Tiles are large: as many as the batch's words hold. */
-        unsigned count = vkr_batch_capacity(batch, op->n_in, op->n_out);
+        isa_verdict v;
+        /* As many tuples as the campaign's batch holds (tiles are large). */
+        unsigned count = (unsigned)(in_words / op->n_in);
+        if (out_words / op->n_out < count)
+            count = (unsigned)(out_words / op->n_out);
         if (count > batch_size)
             count = batch_size;
         for (unsigned i = 0; i < count; i++)
-            eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out, &t);
-        /* Host, each for at least 0.3 s over the same tuples. */
-        double t0, t1, fast, exact, hwfma, pipeline;
+            eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
+        bench_set s = {&in, words, out, count};
+        double fast = -1, fast_batch = -1, exact, hwfma = -1, pipeline, device = -1;
+        if (op->impl->fast)
+            fast = timed(&s, RUN_FAST, seconds);
+        if (op->impl->fast_batch)
+            fast_batch = timed(&s, RUN_BATCH, seconds);
+        exact = timed(&s, RUN_EXACT, seconds);
+        if (strcmp(kind, "tile"))
+            hwfma = timed(&s, hw ? RUN_HW_FMA : RUN_HW_LIBM, seconds);
+
+        /* The pipeline over cases [2^20, 2^20 + count): a first pass keeps
+         * the outputs as the copy; each timed pass makes the cases again
+         * and compares its outputs with the copy, batch by batch as a
+         * campaign compares the host's with the device's. */
+        const uint64_t base = 1u << 20;
+        uint32_t *pwords = malloc((size_t)count * op->n_in * 4);
+        size_t out_bytes = (size_t)count * op->n_out * 4;
+        for (unsigned i = 0; i < count; i++)
+            eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in, ref + (size_t)i * op->n_out,
+                          &v);
+        bool same = true;
         uint64_t done = 0;
-        t0 = now();
-        do {
-            isa_eval_batch(&in, words, count, out);
-            done += count;
-        } while ((t1 = now()) - t0 < 0.3);
-        fast = (double)done / (t1 - t0);
-        done = 0;
-        t0 = now();
+        double t0 = now(), t1;
         do {
             for (unsigned i = 0; i < count; i++)
-                op->impl->eval(&in, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, NULL);
+                eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in,
+                              out + (size_t)i * op->n_out, &v);
+            same &= memcmp(out, ref, out_bytes) == 0;
             done += count;
-        } while ((t1 = now()) - t0 < 0.3);
-        exact = (double)done / (t1 - t0);
-        done = 0;
-        t0 = now();
-        do {
-            (hw ? fma_loop_hw : fma_loop_libm)(words, op->n_in, count, out);
-            done += count;
-        } while ((t1 = now()) - t0 < 0.3);
-        hwfma = (double)done / (t1 - t0);
-        /* The pipeline: fresh cases, evaluated, compared with a copy. */
-        uint32_t *copy = malloc((size_t)count * op->n_out * 4);
-        uint64_t next = 1u << 20;
-        done = 0;
-        t0 = now();
-        do {
-            for (unsigned i = 0; i < count; i++, next++)
-                eng_make_case(&in, 1, next, mine, n_mine, words + (size_t)i * op->n_in,
-                              out + (size_t)i * op->n_out, &t);
-            memcpy(copy, out, (size_t)count * op->n_out * 4);
-            if (memcmp(copy, out, (size_t)count * op->n_out * 4))
-                return 4;
-            done += count;
-        } while ((t1 = now()) - t0 < 0.3);
+        } while ((t1 = now()) - t0 < seconds);
         pipeline = (double)done / (t1 - t0);
-        free(copy);
-        /* Device: the same module the campaign uses, dispatched back to back. */
+        free(pwords);
+
+        /* Device: the same module the campaign uses, dispatched back to back,
+         * on the tuples of the host figures. */
         eng_module m;
-        if (eng_module_build(&in, l, vkd_device_info(dev), &m, err, sizeof err)) {
-            fprintf(stderr, "bench: %s\n", err);
-            continue;
-        }
-        uint32_t k = in.ctrl[CTRL_K];
-        vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
-                                              m.local_size, m.per_tuple, err, sizeof err);
-        if (!p) {
-            fprintf(stderr, "bench: %s\n", err);
-            continue;
-        }
-        memcpy(vkr_batch_input(batch), words, (size_t)count * op->n_in * 4);
-        vkr_submit(dev, batch, p, count, err, sizeof err);  /* warm-up: the pipeline compiles here */
-        vkr_wait(dev, batch, 60000, err, sizeof err);
-        done = 0;
-        t0 = now();
-        do {
-            if (vkr_submit(dev, batch, p, count, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err)) {
-                fprintf(stderr, "bench: %s\n", err);
-                return 3;
-            }
-            done += count;
-        } while ((t1 = now()) - t0 < 0.5);
-        double device = (double)done / (t1 - t0);
-        printf("%-24s %14.0f %14.0f %14.0f %14.0f %14.0f\n", op->name, fast, exact, hwfma, pipeline, device);
+        vkr_pipeline *p = NULL;
+        if (dev && eng_module_build(&in, l, vkd_device_info(dev), &m, err, sizeof err) == 0) {
+            uint32_t k = in.ctrl[CTRL_K];
+            unsigned cap = vkr_batch_capacity(batch, op->n_in, op->n_out);
+            unsigned dcount = count < cap ? count : cap;
+            p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
+                                    m.local_size, m.per_tuple, err, sizeof err);
+            if (p) {
+                memcpy(vkr_batch_input(batch), words, (size_t)dcount * op->n_in * 4);
+                /* Warm-up: the pipeline compiles here. */
+                if (vkr_submit(dev, batch, p, dcount, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err)) {
+                    fprintf(stderr, "bench: %s: %s\n", op->name, err);
+                    return 3;
+                }
+                done = 0;
+                t0 = now();
+                do {
+                    if (vkr_submit(dev, batch, p, dcount, err, sizeof err) ||
+                        vkr_wait(dev, batch, 60000, err, sizeof err)) {
+                        fprintf(stderr, "bench: %s: %s\n", op->name, err);
+                        return 3;
+                    }
+                    done += dcount;
+                } while ((t1 = now()) - t0 < seconds);
+                device = (double)done / (t1 - t0);
+                vkr_pipeline_destroy(dev, p);
+            } else
+                fprintf(stderr, "bench: %s: %s\n", op->name, err);
+            eng_module_free(&m);
+        } else if (dev)
+            fprintf(stderr, "bench: %s: %s\n", op->name, err);
+        char b[6][32];
+        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d\n", op->name, kind,
+               count, rate(fast, b[0]), rate(fast_batch, b[1]), rate(exact, b[2]), rate(hwfma, b[3]),
+               rate(pipeline, b[4]), rate(device, b[5]), same);
         fflush(stdout);
-        vkr_pipeline_destroy(dev, p);
-        eng_module_free(&m);
     }
-    vkr_batch_destroy(dev, batch);
-    vkd_close(dev);
+    if (dev) {
+        vkr_batch_destroy(dev, batch);
+        vkd_close(dev);
+    }
     free(words);
     free(out);
+    free(ref);
     return 0;
 }

@@ -450,7 +450,9 @@ static uint32_t mad(lane *l, isa_verdict *v, uint32_t want)
     return f32_subnormal(r) ? r & 0x80000000u : r;
 }
 
-void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
+/* One tuple with its verdict (or, with v NULL, the outputs alone by the same
+ * software rounding: the batch path's fallback for what it does not cover). */
+static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
 {
     const isa_op *op = in->op;
     lane l;
@@ -574,7 +576,7 @@ static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const 
     for (size_t t = 0; t < n; t++) {
         const uint32_t *w = words + t * in->op->n_in;
         if (w[3] & 1) {
-            rdna2_fast(in, w, &out[t], NULL, 0);
+            fast_one(in, w, &out[t], NULL, 0);
             continue;
         }
         float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
@@ -771,7 +773,15 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
         break;
     default:
         for (size_t t = 0; t < n; t++)
-            rdna2_fast(in, words + t * op->n_in, out + t * op->n_out, NULL, 0);
+            fast_one(in, words + t * op->n_in, out + t * op->n_out, NULL, 0);
         break;
     }
+}
+
+void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
+{
+    if (v)
+        fast_one(in, w, out, v, want);
+    else
+        rdna2_fast_batch(in, w, 1, out);  /* outputs alone: the hardware's instructions */
 }
