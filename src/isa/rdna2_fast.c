@@ -174,9 +174,11 @@ static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
         r.tie = vs_half == 0;
         /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped. */
         double reach = fp_pow2(q - 7);
-        int lowest = bit0 != TRIMMED ? bit0 : L != 0 ? fp_dlsb(L) : fp_dlsb(H);
-        r.near = !r.tie && q - lowest >= 8 && remainder_vs(R, L, half - reach) >= 0 &&
-                 remainder_vs(R, L, half + reach) <= 0;
+        r.near = !r.tie && remainder_vs(R, L, half - reach) >= 0 && remainder_vs(R, L, half + reach) <= 0;
+        if (r.near) {
+            int lowest = bit0 != TRIMMED ? bit0 : L != 0 ? fp_dlsb(L) : fp_dlsb(H);
+            r.near = q - lowest >= 8;
+        }
     }
     uint64_t kept = k;
     if (to_odd)
