@@ -570,18 +570,38 @@ static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     }
 }
 
-/* V_DIV_FMAS: an unscaled fma where VCC is clear, the scalar fast path where it scales. */
+/* The exact a*b + c rounded to odd at double precision (53 >= 24 + 2 and
+ * 11 + 2 bits: either later rounding is then the single correct one). */
+static double sum_to_odd(double a, double b, double c)
+{
+    double p = a * b, s = p + c;  /* the product is exact */
+    if (!nonzero_finite(s))
+        return s;
+    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    uint64_t sb = fp_dbits(s);
+    if (e != 0 && !(sb & 1))
+        sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
+    return fp_dfrom(sb);
+}
+
+/* V_DIV_FMAS: an fma where VCC is clear; where it scales, the exact sum
+ * rounded to odd in double, scaled (exactly) and rounded once to f32, or
+ * the f32 fma scaled and rounded again (the model parameter's order). */
 __attribute__((target_clones("fma", "default")))
 static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const source_plan *s, size_t n,
                            uint32_t *out)
 {
     for (size_t t = 0; t < n; t++) {
         const uint32_t *w = words + t * in->op->n_in;
-        if (w[3] & 1) {
-            fast_one(in, w, &out[t], NULL, 0);
-            continue;
-        }
         float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
+        if (w[3] & 1) {
+            double scale = fp_pow2(rdna2_div_fmas_scale(in, w[2]));
+            if (in->param[PARAM_DIV_FMAS_ORDER] == 0)
+                r = (float)(sum_to_odd(f32_value(source(s, 0, t)), f32_value(source(s, 1, t)),
+                                       f32_value(source(s, 2, t))) * scale);
+            else
+                r = (float)((double)r * scale);
+        }
         uint32_t b = f32_canonical(fp_fbits(r));
         out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
@@ -645,20 +665,6 @@ static uint32_t f16_from_double(double x)
         E++;
     }
     return E > 15 ? sign | 0x7c00 : sign | (uint32_t)(E + 15) << 10 | (uint32_t)(kept - 1024);
-}
-
-/* The exact a*b + c rounded to odd at double precision (53 >= 24 + 2 and
- * 11 + 2 bits: either later rounding is then the single correct one). */
-static double sum_to_odd(double a, double b, double c)
-{
-    double p = a * b, s = p + c;  /* the product is exact */
-    if (!nonzero_finite(s))
-        return s;
-    double bb = s - p, e = (p - (s - bb)) + (c - bb);
-    uint64_t sb = fp_dbits(s);
-    if (e != 0 && !(sb & 1))
-        sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
-    return fp_dfrom(sb);
 }
 
 /* V_FMA_MIX{LO,HI}_F16: mixed sources decoded exactly into double, the sum
