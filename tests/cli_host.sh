@@ -122,6 +122,18 @@ printf '3f800000 3f800000 3f800000\n3f800000 zz 0\n' >"$tmp/badbatch"
 expect_status 2 "eval bad batch" "$T" eval v_fma_f32 --batch "$tmp/badbatch"
 expect_in /tmp/tiefuzz-cli.err "badbatch:2: column" "batch error names file, line and column"
 expect_status 2 "eval missing batch file" "$T" eval v_fma_f32 --batch "$tmp/none"
+# Bounded input: a stream with no newline, NUL bytes or a directory end with exit 2 and a message,
+# in bounded memory (under a 1 GiB address-space limit; /dev/zero once grew to 23 GB).
+bounded() { (ulimit -v 1048576; timeout 60 "$@"); }
+expect_status 2 "eval --batch /dev/zero" bounded "$T" eval v_fma_f32 --batch /dev/zero
+expect_in /tmp/tiefuzz-cli.err "/dev/zero:1: contains a NUL byte" "NUL input named"
+head -c 3000000 /dev/zero | tr '\0' 1 >"$tmp/longline"
+expect_status 2 "eval --batch one long line" bounded "$T" eval v_fma_f32 --batch "$tmp/longline"
+expect_in /tmp/tiefuzz-cli.err "longline:1: line too long" "long line named"
+expect_status 2 "eval --batch a directory" "$T" eval v_fma_f32 --batch "$tmp"
+expect_in /tmp/tiefuzz-cli.err "is a directory" "directory named"
+printf '3f800000 3f800000 3f800000' >"$tmp/nonewline"
+expect_status 0 "eval --batch last line without newline" "$T" eval v_fma_f32 --batch "$tmp/nonewline"
 expect_status 2 "gen bad class" "$T" gen v_fma_f32 --gen ties
 expect_in /tmp/tiefuzz-cli.err "unknown class 'ties'" "bad class named"
 

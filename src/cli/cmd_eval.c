@@ -1,7 +1,9 @@
 /* tiefuzz eval: the host model on tuples given as hex words. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "options.h"
 #include "engine/explain.h"
 #include "io/tuple.h"
@@ -15,20 +17,27 @@ static int run_batch(const isa_instance *in, const char *path)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f)
-        return cli_fail("eval", "--batch %s: cannot open", path);
+        return cli_fail("eval", "--batch %s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (f != stdin)
+            fclose(f);
+        return cli_fail("eval", "--batch %s: is a directory, not a tuple file", path);
+    }
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    char line[8193];
+    const char *why = NULL;
     unsigned long lineno = 0;
     uint32_t w[ISA_MAX_IN + 1], out[ISA_MAX_OUT];
     char err[256];
-    int rc = 0;
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    int rc = 0, got;
+    while ((got = io_read_line(f, line, sizeof line, &why)) != 0) {
         lineno++;
-        if (len > 8192) {
-            fprintf(stderr, "tiefuzz eval: %s:%lu: line longer than 8192 characters\n", path, lineno);
+        if (got < 0) {
+            fprintf(stderr, "tiefuzz eval: %s:%lu: %s%s%s\n", path, lineno, why,
+                    strcmp(why, "line too long") ? "" : " (more than 8192 characters)",
+                    strcmp(why, "read error") ? "" : strerror(errno));
             rc = 2;
             break;
         }
@@ -45,7 +54,6 @@ static int run_batch(const isa_instance *in, const char *path)
         in->op->impl->eval(in, w, out, NULL);
         io_print_words(stdout, out, in->op->n_out);
     }
-    free(line);
     if (f != stdin)
         fclose(f);
     fflush(stdout);

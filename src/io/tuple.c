@@ -59,3 +59,26 @@ void io_print_words(FILE *f, const uint32_t *words, unsigned n)
     }
     fputc('\n', f);
 }
+
+int io_read_line(FILE *f, char *buf, size_t cap, const char **why)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+        if (c == 0) {
+            *why = "contains a NUL byte: not a text tuple file";
+            return -1;
+        }
+        if (n + 1 >= cap) {
+            *why = "line too long";
+            return -1;
+        }
+        buf[n++] = (char)c;
+    }
+    buf[n] = 0;
+    if (c == EOF && ferror(f)) {
+        *why = "read error";
+        return -1;
+    }
+    return c == EOF && n == 0 ? 0 : 1;
+}
