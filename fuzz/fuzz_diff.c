@@ -114,7 +114,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             fprintf(stderr, "fuzz_diff: %s\n", err);
             exit(3);
         }
-    if (io_known_load_dir(known_dir ? known_dir : eng_default_known_dir(), &known, err, sizeof err))
+    if (eng_known_load(known_dir ? known_dir : eng_default_known_dir(), known_dir != NULL, &known, err, sizeof err))
         fprintf(stderr, "fuzz_diff: known divergences: %s\n", err);
     snprintf(driver, sizeof driver, "%s %s", vkd_device_info(device)->driver_name, vkd_device_info(device)->driver_info);
     plain = getenv("TIEFUZZ_PLAIN") && strcmp(getenv("TIEFUZZ_PLAIN"), "0");

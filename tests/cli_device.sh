@@ -7,6 +7,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 tmp=$(mktemp -d)
+mkdir "$tmp/none"  # an empty rule directory: no known divergences
 trap 'rm -rf "$tmp"' EXIT
 run() {  # run WANT_STATUS DESCRIPTION ARGS...
     local want=$1 what=$2; shift 2
@@ -52,6 +53,10 @@ cat "$tmp/out"
 # Acceptance (Maxwell): every integer op, 1M cases each, zero disagreements.
 run 0 "maxwell exact, 1M cases per op" 'maxwell.*' --lowering exact --cases 1000000 --quiet
 cat "$tmp/out"
+
+# A --known the user names must exist (it used to be ignored: every known divergence became new).
+run 2 "--known missing" rdna2.v_fma_f32 --cases 1000 --quiet --no-findings --known "$tmp/no-such-dir"
+grep -q "known divergences: .*no-such-dir: No such file or directory" "$tmp/err" && ok || bad "--known missing: not named"
 
 case "$default" in
 llvmpipe*)

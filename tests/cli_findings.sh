@@ -11,6 +11,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 status() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 tmp=$(mktemp -d)
+mkdir "$tmp/none"  # an empty rule directory: no known divergences
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 default=$("$T" devices --json | python3 -c 'import json,sys; print([d["name"] for d in json.load(sys.stdin)["devices"] if d["default"]][0])')

@@ -137,6 +137,25 @@ expect_status 0 "eval --batch last line without newline" "$T" eval v_fma_f32 --b
 expect_status 2 "gen bad class" "$T" gen v_fma_f32 --gen ties
 expect_in /tmp/tiefuzz-cli.err "unknown class 'ties'" "bad class named"
 
+# Known-divergence rules and regression files: a --known that is missing or not a directory, and
+# rule or instance values with typos (which would never match), are refused with file and line.
+mkdir "$tmp/rules"
+expect_status 2 "replay --known missing" "$T" replay --host-only --known "$tmp/no-such-dir"
+expect_in /tmp/tiefuzz-cli.err "no-such-dir: No such file or directory" "missing --known named"
+expect_status 2 "replay --known a file" "$T" replay --host-only --known "$tmp/g1"
+expect_in /tmp/tiefuzz-cli.err "not a directory" "--known file named"
+expect_status 0 "replay --known an empty directory" "$T" replay --host-only --known "$tmp/rules"
+for rule in "kind=tie-directoin" "lowering=direkt" "op=rdna2.v_fam_f32"; do
+    echo "device=llvmpipe op=rdna2.* $rule reason=a typo" >"$tmp/rules/typo.txt"
+    expect_status 2 "rule with $rule" "$T" replay --host-only --known "$tmp/rules"
+    expect_in /tmp/tiefuzz-cli.err "typo.txt:1: " "rule with $rule: file and line named"
+done
+rm "$tmp/rules/typo.txt"
+printf 'tiefuzz-regression 1\nop rdna2.v_fma_f32\ninstance controls=none params=none lowering=direkt\n3f800000 3f800000 3f800000 -> 40000000\n' \
+    >"$tmp/bad.tuples"
+expect_status 2 "regression file with lowering=direkt" "$T" replay --host-only "$tmp/bad.tuples"
+expect_in /tmp/tiefuzz-cli.err "bad.tuples:3: lowering 'direkt'" "bad lowering named with file and line"
+
 # run: usage errors are caught before any device is opened
 expect_status 2 "run unknown op" "$T" run 'nosuch.*'
 expect_status 2 "run not translated" "$T" run rdna2.v_fma_f64

@@ -87,7 +87,7 @@ int cmd_replay(int argc, char **argv)
             return cli_fail("replay", "%s: no such file or directory", given[i]);
     char err[1024];
     io_known known = {0};
-    if (io_known_load_dir(known_dir ? known_dir : eng_default_known_dir(), &known, err, sizeof err))
+    if (eng_known_load(known_dir ? known_dir : eng_default_known_dir(), known_dir != NULL, &known, err, sizeof err))
         return cli_fail("replay", "known divergences: %s", err);
     vkd_device *dev = NULL;
     eng_exec *exec[LOWERING_COUNT] = {0};

@@ -578,7 +578,7 @@ int eng_run(const eng_options *o)
     }
     io_known known = {0};
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (io_known_load_dir(known_dir, &known, err, sizeof err)) {
+    if (eng_known_load(known_dir, o->known_dir != NULL, &known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
         io_known_free(&known);
         eng_exec_destroy(s.exec);

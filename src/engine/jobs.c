@@ -230,7 +230,7 @@ int eng_run_jobs(const eng_options *o)
     io_known known = {0};
     char err[4096];
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (io_known_load_dir(known_dir, &known, err, sizeof err)) {
+    if (eng_known_load(known_dir, o->known_dir != NULL, &known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
         return EXIT_USAGE;
     }

@@ -13,6 +13,46 @@ const char *eng_kind_name(eng_kind k)
     return names[k];
 }
 
+static bool kind_known(const char *name, size_t n)
+{
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (strlen(eng_kind_name((eng_kind)k)) == n && !strncmp(eng_kind_name((eng_kind)k), name, n))
+            return true;
+    return false;
+}
+
+static bool op_glob_matches(const char *glob)
+{
+    for (unsigned i = 0; i < isa_op_count(); i++)
+        if (isa_glob_match(glob, isa_op_at(i)->name))
+            return true;
+    return false;
+}
+
+int eng_known_load(const char *dir, bool required, io_known *k, char *err, size_t errn)
+{
+    if (io_known_load_dir(dir, required, k, err, errn))
+        return -1;
+    for (unsigned i = 0; i < k->n; i++) {
+        const io_known_rule *r = &k->rules[i];
+        for (const char *p = r->kinds; *p;) {
+            size_t n = strcspn(p, ",");
+            if (!kind_known(p, n)) {
+                snprintf(err, errn, "%s: kind '%.*s' is not a disagreement kind (tie-direction, one-unit-rounding, "
+                         "flush-vs-subnormal, sign-of-zero, nan-vs-number, nan-payload, inf-vs-finite, other)",
+                         r->where, (int)n, p);
+                return -1;
+            }
+            p += n + (p[n] == ',');
+        }
+        if (r->op[0] && !op_glob_matches(r->op)) {
+            snprintf(err, errn, "%s: op '%s' matches no op (see 'tiefuzz ops')", r->where, r->op);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
 {
     bool hn = fp_is_nan_bits(f, h), dn = fp_is_nan_bits(f, d);

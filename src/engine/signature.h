@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "isa/isa.h"
+#include "io/known.h"
 
 /* The documented kinds, judged on the first output value that differs. */
 typedef enum {
@@ -21,6 +22,10 @@ typedef enum {
 } eng_kind;
 
 const char *eng_kind_name(eng_kind k);
+/* Load the known-divergence rules of dir (required: the user named it) and
+ * check what the rules name: kinds that exist, op globs that match an op.
+ * Returns 0, or -1 with the file, line and mistake in err. */
+int eng_known_load(const char *dir, bool required, io_known *k, char *err, size_t errn);
 eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint32_t *host, const uint32_t *device);
 
 /* What identifies the translation under test. */

@@ -1,6 +1,7 @@
 /* Known-divergence rules. */
 #define _GNU_SOURCE   /* strcasestr */
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,10 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
                 snprintf(err, errn, "%s:%u: %s: empty or too long", name, line, tok);
                 return -1;
             }
+            if (dst == r.lowering && !io_lowering_name_valid(v)) {
+                snprintf(err, errn, "%s:%u: lowering '%s': expected direct, exact or user-shader", name, line, v);
+                return -1;
+            }
             strcpy(dst, v);
             any = true;
         }
@@ -110,11 +115,20 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int io_known_load_dir(const char *dir, io_known *k, char *err, size_t errn)
+bool io_lowering_name_valid(const char *name)
+{
+    return !strcmp(name, "direct") || !strcmp(name, "exact") || !strcmp(name, "user-shader");
+}
+
+int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, size_t errn)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return 0;
+    if (!d) {
+        if (!required)
+            return 0;
+        snprintf(err, errn, "%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
+        return -1;
+    }
     char *names[256];
     unsigned n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 256;) {

@@ -26,8 +26,11 @@ typedef struct {
 } io_known;
 
 int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, char *err, size_t errn);
-/* Every *.txt in dir (sorted); a missing dir is no rules. */
-int io_known_load_dir(const char *dir, io_known *k, char *err, size_t errn);
+/* Every *.txt in dir (sorted).  A dir that is missing or not a directory
+ * is an error when required (a --known the user named), else no rules. */
+int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, size_t errn);
+/* The lowering names a rule or a regression file may name. */
+bool io_lowering_name_valid(const char *name);
 const io_known_rule *io_known_match(const io_known *k, const char *device, const char *op, const char *lowering,
                                     const char *kind, uint64_t signature);
 void io_known_free(io_known *k);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "known.h"
 #include "regression.h"
 #include "tuple.h"
 
@@ -91,6 +92,10 @@ int io_regression_parse(const char *buf, size_t len, const char *name, io_regres
                 field(s, "lowering=", cur.lowering, sizeof cur.lowering)) {
                 io_regression_free(r);
                 return fail(err, errn, name, line, "expected 'instance controls=.. params=.. lowering=..'");
+            }
+            if (!io_lowering_name_valid(cur.lowering)) {
+                io_regression_free(r);
+                return fail(err, errn, name, line, "lowering '%s': expected direct, exact or user-shader", cur.lowering);
             }
             have_instance = true;
             continue;
