@@ -45,7 +45,7 @@ static void catch_interrupts(struct sigaction old[2])
 
 void eng_catch_interrupts(void) { catch_interrupts(NULL); }
 
-static double now(void)
+double eng_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -376,7 +376,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
 
 static void status_line(const eng_op_report *r, double started, double deadline, bool time_bound)
 {
-    double t = now();
+    double t = eng_now();
     double rate = t > started ? (double)r->cases / (t - started) : 0;
     fprintf(stderr, "\r\033[K%-24s %12llu cases %10.0f/s %6llu disagreements", r->op->name,
             (unsigned long long)r->cases, rate, (unsigned long long)r->disagreements);
@@ -412,7 +412,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
     bool time_bound = o->cases == 0;
     uint64_t total = time_bound ? UINT64_MAX : o->cases;
     uint64_t next = 0;
-    double started = now(), last_status = 0;
+    double started = eng_now(), last_status = 0;
     bool tty = isatty(2) && !o->quiet;
     char err[600];
     int cur = 0;
@@ -420,7 +420,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
         /* Prepare and submit the next batch into the free slot. */
         slot *sl = &slots[cur];
         next = eng_next_owned(o, next);
-        bool more = next < total && !interrupted && !(time_bound && now() >= deadline);
+        bool more = next < total && !interrupted && !(time_bound && eng_now() >= deadline);
         if (more) {
             uint64_t block = next / ENG_BLOCK;
             uint64_t end = (block + 1) * ENG_BLOCK;
@@ -470,9 +470,9 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             atomic_store_explicit(&o->progress->disagreements, s->disagreements_before + r->disagreements,
                                   memory_order_relaxed);
         }
-        if (tty && now() - last_status > 0.25) {
+        if (tty && eng_now() - last_status > 0.25) {
             status_line(r, started, deadline, time_bound);
-            last_status = now();
+            last_status = eng_now();
         }
         if (!more && !slots[cur].busy && !prev->busy)
             break;
@@ -488,7 +488,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             if (s->audit_failure)
                 return audit_failed(r, s->audit_failure);
         }
-    r->seconds = now() - started;
+    r->seconds = eng_now() - started;
     if (tty)
         fprintf(stderr, "\r\033[K");
     return EXIT_AGREE;
@@ -614,7 +614,7 @@ int eng_run(const eng_options *o)
                 vkd_device_info(dev)->driver_name, o->shader_path ? "user shader" : isa_lowering_name(o->lowering),
                 (unsigned long long)o->seed);
     int status = EXIT_AGREE;
-    double t0 = now();
+    double t0 = eng_now();
     unsigned done = 0;
     bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
     for (int i = 0; i < n && !interrupted; i++) {

@@ -61,6 +61,8 @@ const char *eng_default_known_dir(void);
  * written into buf (returned). */
 const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n);
 
+/* Seconds on the monotonic clock. */
+double eng_now(void);
 void eng_options_default(eng_options *o);
 int eng_run(const eng_options *o);
 /* From now on SIGINT and SIGTERM end the campaign cleanly (eng_run also

@@ -113,13 +113,6 @@ static int run_worker(const eng_options *o, unsigned k, const char *scratch, eng
     return eng_run(&w);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 typedef struct {
     char **lines;
     unsigned n;
@@ -181,7 +174,7 @@ static void status_line(const eng_options *o, const isa_op *const *ops, unsigned
             hi = op > hi ? op : hi;
         }
     }
-    double t = now() - t0;
+    double t = eng_now() - t0;
     if (lo == n)
         lo = hi = 0;
     char which[48];
@@ -295,7 +288,7 @@ int eng_run_jobs(const eng_options *o)
     int *exits = calloc(o->jobs, sizeof *exits);
     bool *reaped = calloc(o->jobs, sizeof *reaped);
     unsigned left = started;
-    double t0 = now(), last_status = 0;
+    double t0 = eng_now(), last_status = 0;
     line_set seen = {NULL, 0};
     while (left) {
         if (parent_interrupted && !forwarded) {
@@ -324,9 +317,9 @@ int eng_run_jobs(const eng_options *o)
             if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
                 status = exits[k];
         }
-        if (left && tty && now() - last_status >= 0.25) {
+        if (left && tty && eng_now() - last_status >= 0.25) {
             status_line(o, ops, (unsigned)n, progress, reaped, started, t0);
-            last_status = now();
+            last_status = eng_now();
         }
         if (left && !any)
             nanosleep(&(struct timespec){0, 20000000}, NULL);

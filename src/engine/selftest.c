@@ -13,13 +13,6 @@
 #include "selftest.h"
 #include "isa/classify.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void eng_selftest_options_default(eng_selftest_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -101,11 +94,11 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
         gen_rng r = gen_rng_for(o->seed, XXH64(op->name, strlen(op->name), 0) ^ 0x706172616d73ull, block);
         draw_params(&in, j->tmpl, &r);
     }
-    double t0 = now();
+    double t0 = eng_now();
     for (unsigned i = 0; i < n; i++)
         eng_make_case(&in, o->seed, first + i, j->classes, j->n_classes, words + (size_t)i * op->n_in,
                       fast + (size_t)i * op->n_out, &verdicts[i]);
-    double t1 = now();
+    double t1 = eng_now();
     char why[2048];
     for (unsigned i = 0; i < n; i++) {
         gen_class c = eng_case_class(first + i, j->classes, j->n_classes);
@@ -113,7 +106,7 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
                             why, sizeof why))
             note_difference(j, first + i, why);
     }
-    double t2 = now();
+    double t2 = eng_now();
     /* The batch path: outputs only, the whole block at once. */
     isa_eval_batch(&in, words, n, batch);
     for (unsigned i = 0; i < n; i++)
