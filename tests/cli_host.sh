@@ -74,6 +74,10 @@ expect_status 2 "xmad imm with H1" "$T" eval maxwell.xmad --ctrl sb_kind=1,b_h1=
 expect_in /tmp/tiefuzz-cli.err "no .H1 on an immediate" "imm16 half rule named"
 expect_status 2 "xmad cbcc with const" "$T" eval maxwell.xmad --ctrl cop=3,sb_kind=2 1 2 3 0
 expect_in /tmp/tiefuzz-cli.err "CBCC takes no constant-bank" "cbcc rule named"
+# No XMAD encoding has an IMM16 Sb with a constant-bank Sc (issue 11, item 10).
+expect_status 2 "xmad imm Sb with const Sc" "$T" eval maxwell.xmad --ctrl sb_kind=1,sc_kind=1 1 2 3 0
+expect_in /tmp/tiefuzz-cli.err "an IMM16 Sb takes a register Sc" "imm/const pair refused with the rule"
+expect_status 2 "gen imm Sb with const Sc" "$T" gen maxwell.xmad --ctrl sb_kind=1,sc_kind=1
 expect_status 2 "xmad psl with const sc" "$T" eval maxwell.xmad --ctrl psl=1,sc_kind=1 1 2 3 0
 expect_in /tmp/tiefuzz-cli.err "PSL and .MRG take no constant-bank Sc" "psl rule named"
 expect_status 2 "iadd3 -a -b" "$T" eval maxwell.iadd3 --ctrl nega=1,negb=1 1 2 3 0

@@ -14,6 +14,8 @@ static const char *check(const isa_instance *in)
             return "XMAD: sb_kind must be 0 register, 1 IMM16 or 2 constant bank";
         if (c[CTRL_SB_KIND] == SB_IMM && c[CTRL_B_H1])
             return "XMAD: an IMM16 Sb takes no half selector (rule: no .H1 on an immediate)";
+        if (c[CTRL_SB_KIND] == SB_IMM && c[CTRL_SC_KIND])
+            return "XMAD: an IMM16 Sb takes a register Sc (legal pairs: reg/reg, imm/reg, const/reg, reg/const)";
         if (c[CTRL_SB_KIND] == SB_CBUF && c[CTRL_SC_KIND])
             return "XMAD: Sb and Sc cannot both come from the constant bank (legal pairs: reg/reg, imm/reg, const/reg, reg/const)";
         if (c[CTRL_COP] == COP_CBCC && (c[CTRL_SB_KIND] == SB_CBUF || c[CTRL_SC_KIND]))
