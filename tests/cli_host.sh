@@ -168,6 +168,11 @@ expect_status 2 "run bad lowering" "$T" run --lowering fast
 expect_status 2 "run cases and time" "$T" run --cases 5 --time 5s
 expect_status 2 "run bad duration" "$T" run --time soon
 expect_status 2 "run bad ctrl" "$T" run v_fma_f32 --ctrl clamp=2 --cases 1
+# An unwritable --json is refused before the campaign, with the reason (issue 11, item 7, in part).
+expect_status 2 "run --json in a missing directory" "$T" run v_fma_f32 --cases 1 --json "$tmp/no-such-dir/r.json"
+expect_in /tmp/tiefuzz-cli.err "cannot write in .*no-such-dir: No such file or directory" "--json reason named"
+expect_status 2 "run --json a directory" "$T" run v_fma_f32 --cases 1 --json "$tmp"
+expect_in /tmp/tiefuzz-cli.err "is a directory" "--json directory named"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,6 +3,7 @@
  * Cases are made per index from (seed, op, index), so the same seed gives
  * the same cases whatever the batch size.  Two batches are in flight: while
  * the device runs one, the host generates and evaluates the next. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -497,6 +498,31 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
 /* The ops a run selects and their templates, with the options' controls and
  * parameters, so a bad --ctrl or --param fails before any device opens.
  * Returns the op count, or -(exit status) after saying why. */
+/* --json is written at the end, atomically (a temporary file in its
+ * directory, then a rename): say before the campaign if that cannot work. */
+static bool json_path_writable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tiefuzz run: --json %s: is a directory\n", path);
+        return false;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "tiefuzz run: --json %s: cannot write in %s: %s\n", path, dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_out, unsigned *usable_out)
 {
     const char *bad = NULL;
@@ -509,6 +535,8 @@ static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl
         fprintf(stderr, "tiefuzz run: --shader needs exactly one op; %d match\n", n);
         return -EXIT_USAGE;
     }
+    if (o->json_path && !json_path_writable(o->json_path))
+        return -EXIT_USAGE;
     isa_instance *tmpl = calloc((size_t)n, sizeof *tmpl);
     unsigned usable = 0;
     for (int i = 0; i < n; i++) {
