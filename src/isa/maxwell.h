@@ -1,6 +1,6 @@
 /* The Maxwell integer family: XMAD, IADD3 and the multiply sequences built
- * from them.  Semantics: ../shared/spec/maxwell-xmad.md (restating NVIDIA's
- * SASS text and public hardware measurements). */
+ * from them.  Semantics: README.md, "The Maxwell integer family" (restating
+ * NVIDIA's SASS description of XMAD and public hardware measurements). */
 #ifndef TIEFUZZ_MAXWELL_H
 #define TIEFUZZ_MAXWELL_H
 

@@ -1,5 +1,5 @@
 /* The tensor-core family: NVIDIA MMAs as the truncated fused dot-product-add
- * (T-FDPA) model.  Semantics: ../shared/spec/mma-tfdpa.md.
+ * (T-FDPA) model.  Semantics: README.md, "The tensor-core family".
  *
  * A tuple is a whole tile: A (M x K, row-major), B (K x N, column-major: each
  * column's K elements together), C (M x N, row-major), then D as output.

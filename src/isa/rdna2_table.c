@@ -1,6 +1,7 @@
 /* The RDNA 2 multiply-add opcodes: one row each.  Adding an opcode of an
  * existing form means adding a row here and nothing else.
- * Semantics: ../shared/spec/rdna2-fma.md (restating decision record D993). */
+ * Semantics: README.md, "Instructions, models and lowerings" (the models and
+ * parameters, restating the decision record D993 this project implements). */
 #include <stddef.h>
 #include "rdna2.h"
 
