@@ -337,15 +337,11 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
             continue;
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
-        /* Every disagreement is re-checked by the exact model before it is believed. */
+        /* Every disagreement's host outputs are re-checked by the exact model before
+         * they are believed (the verdicts are audited on the sample, in fill_slice). */
         if (isa_has_fast(op) && !s->audit_failure) {
-            uint64_t idx = sl->start + i;
-            gen_class c = eng_case_class(idx, s->classes, s->n_classes);
-            isa_verdict v;
-            uint32_t fast_out[ISA_MAX_OUT];
-            isa_eval_fast(&sl->in, w, fast_out, 1u << c, &v);
             r->audited++;
-            s->audit_failure = audit_case(&sl->in, w, h, &v, 1u << c);
+            s->audit_failure = audit_case(&sl->in, w, h, NULL, 0);
             if (s->audit_failure)
                 break;
         }

@@ -29,6 +29,22 @@ extern const isa_family_impl rdna2_impl;
 
 /* Shared between the model, the lowering and the constructors. */
 uint32_t rdna2_source_word(const isa_instance *in, const uint32_t *words, int i);
+/* abs then neg on a value's sign bit. */
+static inline uint32_t rdna2_sign_mods(uint32_t bits, uint32_t sign_bit, bool abs, bool neg)
+{
+    if (abs)
+        bits &= ~sign_bit;
+    if (neg)
+        bits ^= sign_bit;
+    return bits;
+}
+/* A half into the low or high half of d, the other kept. */
+static inline uint32_t rdna2_put_half(uint32_t d, uint32_t h, bool hi)
+{
+    return hi ? (d & 0xffffu) | (h << 16) : (d & 0xffff0000u) | h;
+}
+/* The clamp modifier on a rounded result: NaN and negatives to +0, above one to one. */
+uint64_t rdna2_clamp(const isa_instance *in, const fp_format *f, uint64_t r);
 bool rdna2_mix_all_half(const isa_instance *in);
 bool rdna2_mix_rounds_once(const isa_instance *in);
 uint32_t rdna2_pk_hi_select(const isa_instance *in);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include "rdna2.h"
 
+/* Into a tuple word in place. */
+static void put_half(uint32_t *w, uint32_t h, bool hi) { *w = rdna2_put_half(*w, h, hi); }
+
 #define BIT(v, i) (((v) >> (i)) & 1u)
 
 typedef struct {
@@ -438,11 +441,6 @@ static void spec_init(const isa_instance *in, lane_spec *s, const fp_format *des
             s->fixed_bits = in->ctrl[CTRL_K];
         }
     }
-}
-
-static void put_half(uint32_t *w, uint16_t h, bool hi)
-{
-    *w = hi ? (*w & 0xffffu) | ((uint32_t)h << 16) : (*w & 0xffff0000u) | h;
 }
 
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)

@@ -35,15 +35,6 @@ int rdna2_div_fmas_scale(const isa_instance *in, uint32_t s2_bits)
     return ((s2_bits >> 23) & 0xff) > 127 ? 64 : -64;
 }
 
-static uint32_t sign_mods(uint32_t bits, uint32_t sign_bit, bool abs, bool neg)
-{
-    if (abs)
-        bits &= ~sign_bit;
-    if (neg)
-        bits ^= sign_bit;
-    return bits;
-}
-
 static uint64_t rounded(isa_trace *t, const char *label, const fp_format *f, fp_rounding mode, fp_value v,
                         bool final)
 {
@@ -81,7 +72,7 @@ static uint64_t omod(const isa_instance *in, const fp_format *f, uint64_t r)
     return fp_round(f, v, FP_RNE, 0);  /* exact, or past the largest finite: infinity */
 }
 
-static uint64_t clamp(const isa_instance *in, const fp_format *f, uint64_t r)
+uint64_t rdna2_clamp(const isa_instance *in, const fp_format *f, uint64_t r)
 {
     if (!in->ctrl[CTRL_CLAMP])
         return r;
@@ -116,7 +107,7 @@ static uint16_t fused_to_half(isa_trace *t, int lane, const fp_value s[3], const
 static void f32_sources(const isa_instance *in, const uint32_t *w, fp_value s[3], bool sub[3], bool flush)
 {
     for (int i = 0; i < 3; i++) {
-        uint32_t bits = sign_mods(rdna2_source_word(in, w, i), 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
+        uint32_t bits = rdna2_sign_mods(rdna2_source_word(in, w, i), 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
                                   BIT(in->ctrl[CTRL_NEG], i));
         sub[i] = fp_is_subnormal_bits(&fp_f32, bits);
         if (flush)
@@ -132,11 +123,11 @@ static void mix_sources(const isa_instance *in, const uint32_t *w, fp_value s[3]
         uint32_t reg = rdna2_source_word(in, w, i);
         bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
         if (BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
-            uint32_t h = sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
+            uint32_t h = rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
             sub[i] = fp_is_subnormal_bits(&fp_f16, h);
             s[i] = fp_decode(&fp_f16, h);
         } else {
-            uint32_t b = sign_mods(reg, 0x80000000u, abs, neg);
+            uint32_t b = rdna2_sign_mods(reg, 0x80000000u, abs, neg);
             sub[i] = fp_is_subnormal_bits(&fp_f32, b);
             s[i] = fp_decode(&fp_f32, b);
         }
@@ -148,15 +139,10 @@ static void half_sources(const isa_instance *in, const uint32_t *w, uint32_t sel
 {
     for (int i = 0; i < 3; i++) {
         uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
-        h = sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
+        h = rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
         sub[i] = fp_is_subnormal_bits(&fp_f16, h);
         s[i] = fp_decode(&fp_f16, h);
     }
-}
-
-static uint32_t put_half(uint32_t d, uint16_t h, bool hi)
-{
-    return hi ? (d & 0xffffu) | ((uint32_t)h << 16) : (d & 0xffff0000u) | h;
 }
 
 void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
@@ -172,7 +158,7 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
         f32_sources(in, w, s, sub, false);
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, fused(t, 0, "fma (f32)", &fp_f32, s, sub)));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, fused(t, 0, "fma (f32)", &fp_f32, s, sub)));
         break;
     case RDNA2_DIV_FMAS: {
         f32_sources(in, w, s, sub, false);
@@ -196,7 +182,7 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
                 r = rounded(t, "scaled (f32)", &fp_f32, FP_RNE, fp_scale(fp_decode(&fp_f32, f), k), true);
             }
         }
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, r));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, r));
         break;
     }
     case RDNA2_MAD32: {
@@ -206,12 +192,12 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
         fp_value v = fp_add(fp_decode(&fp_f32, pr), s[2]);
         note_lane(t, 0, &fp_f32, s, sub, p, s[2], v, true);
         uint64_t r = fp_flush_bits(&fp_f32, rounded(t, "sum (f32)", &fp_f32, FP_RNE, v, true));
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, r));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, r));
         break;
     }
     case RDNA2_MIX32:
         mix_sources(in, w, s, sub);
-        out[0] = (uint32_t)clamp(in, &fp_f32, fused(t, 0, "fma (f32)", &fp_f32, s, sub));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, fused(t, 0, "fma (f32)", &fp_f32, s, sub));
         break;
     case RDNA2_MIX16: {
         mix_sources(in, w, s, sub);
@@ -225,22 +211,22 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
             uint64_t f = rounded(t, "fma (f32)", &fp_f32, FP_RNE, v, false);
             h = (uint16_t)rounded(t, "to f16", &fp_f16, FP_RNE, fp_decode(&fp_f32, f), true);
         }
-        h = (uint16_t)clamp(in, &fp_f16, h);
-        out[0] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
+        h = (uint16_t)rdna2_clamp(in, &fp_f16, h);
+        out[0] = rdna2_put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
         break;
     }
     case RDNA2_FMA16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG], in->ctrl[CTRL_ABS], s, sub);
         uint16_t h = fused_to_half(t, 0, s, sub);
-        h = (uint16_t)clamp(in, &fp_f16, omod(in, &fp_f16, h));
-        out[0] = put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
+        h = (uint16_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, h));
+        out[0] = rdna2_put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
         break;
     }
     case RDNA2_PK16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG_LO], 0, s, sub);
-        uint16_t lo = (uint16_t)clamp(in, &fp_f16, fused_to_half(t, 0, s, sub));
+        uint16_t lo = (uint16_t)rdna2_clamp(in, &fp_f16, fused_to_half(t, 0, s, sub));
         half_sources(in, w, rdna2_pk_hi_select(in), in->ctrl[CTRL_NEG_HI], 0, s, sub);
-        uint16_t hi = (uint16_t)clamp(in, &fp_f16, fused_to_half(t, 1, s, sub));
+        uint16_t hi = (uint16_t)rdna2_clamp(in, &fp_f16, fused_to_half(t, 1, s, sub));
         out[0] = lo | (uint32_t)hi << 16;
         break;
     }

@@ -44,19 +44,6 @@ static inline double f32_value(uint32_t b)
     return fp_dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
 }
 
-static inline double f16_value(uint32_t h)
-{
-    uint32_t e = (h >> 10) & 31, m = h & 1023;
-    double v;
-    if (e == 31)
-        v = m ? __builtin_nan("") : __builtin_inf();
-    else if (e == 0)
-        v = (double)m * 0x1p-24;
-    else
-        v = (double)(m | 1024) * fp_pow2((int)e - 25);
-    return h & 0x8000 ? -v : v;
-}
-
 /* An exact value: a kind, and for finite ones hi + lo. */
 typedef struct {
     fp_kind kind;
@@ -193,7 +180,7 @@ static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
 /* The value of a rounding's result, as the kit decodes it for the next one. */
 static xval result_value(const fp_format *f, uint64_t bits)
 {
-    return xval_of(f == &fp_f32 ? f32_value((uint32_t)bits) : f16_value((uint32_t)bits));
+    return xval_of(f == &fp_f32 ? f32_value((uint32_t)bits) : (double)fp_fast_f16_to_f32((uint32_t)bits));
 }
 
 /* ---- the verdict: what isa_trace_classes and isa_trace_cells read ---- */
@@ -280,22 +267,13 @@ static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
 
 /* ---- sources and output modifiers, as rdna2_eval reads them ---- */
 
-static inline uint32_t sign_mods(uint32_t bits, uint32_t sign_bit, bool abs, bool neg)
-{
-    if (abs)
-        bits &= ~sign_bit;
-    if (neg)
-        bits ^= sign_bit;
-    return bits;
-}
-
 static inline bool f32_subnormal(uint32_t b) { return (b & 0x7f800000u) == 0 && (b & 0x7fffffu); }
 static inline bool f16_subnormal(uint32_t h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu); }
 
 static void f32_sources(const isa_instance *in, const uint32_t *w, lane *l, bool flush)
 {
     for (int i = 0; i < 3; i++) {
-        uint32_t b = sign_mods(rdna2_source_word(in, w, i), 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
+        uint32_t b = rdna2_sign_mods(rdna2_source_word(in, w, i), 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
                                BIT(in->ctrl[CTRL_NEG], i));
         l->src_subnormal[i] = f32_subnormal(b);
         if (flush && l->src_subnormal[i])
@@ -310,11 +288,11 @@ static void mix_sources(const isa_instance *in, const uint32_t *w, lane *l)
         uint32_t reg = rdna2_source_word(in, w, i);
         bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
         if (BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
-            uint32_t h = sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
+            uint32_t h = rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
             l->src_subnormal[i] = f16_subnormal(h);
-            l->src[i] = f16_value(h);
+            l->src[i] = (double)fp_fast_f16_to_f32(h);
         } else {
-            uint32_t b = sign_mods(reg, 0x80000000u, abs, neg);
+            uint32_t b = rdna2_sign_mods(reg, 0x80000000u, abs, neg);
             l->src_subnormal[i] = f32_subnormal(b);
             l->src[i] = f32_value(b);
         }
@@ -326,9 +304,9 @@ static void half_sources(const isa_instance *in, const uint32_t *w, uint32_t sel
 {
     for (int i = 0; i < 3; i++) {
         uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
-        h = sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
+        h = rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
         l->src_subnormal[i] = f16_subnormal(h);
-        l->src[i] = f16_value(h);
+        l->src[i] = (double)fp_fast_f16_to_f32(h);
     }
 }
 
@@ -349,23 +327,6 @@ static uint64_t omod(const isa_instance *in, const fp_format *f, uint64_t r)
     if (xval_msb(&v) < f->emin)
         return (uint64_t)v.sign << (f->bits - 1);
     return round_to(f, v, TRIMMED, false).bits;
-}
-
-static uint64_t clamp(const isa_instance *in, const fp_format *f, uint64_t r)
-{
-    if (!in->ctrl[CTRL_CLAMP])
-        return r;
-    uint64_t one = (uint64_t)f->bias << (f->precision - 1);
-    uint64_t exp_mask = ((1ull << f->exp_bits) - 1) << (f->precision - 1);
-    bool nan = (r & exp_mask) == exp_mask && (r & ((1ull << (f->precision - 1)) - 1));
-    if (nan || (r >> (f->bits - 1)))
-        return 0;
-    return r > one ? one : r;
-}
-
-static inline uint32_t put_half(uint32_t d, uint32_t h, bool hi)
-{
-    return hi ? (d & 0xffffu) | (h << 16) : (d & 0xffff0000u) | h;
 }
 
 /* ---- the forms ---- */
@@ -466,7 +427,7 @@ static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, i
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
         f32_sources(in, w, &l, false);
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, fused(&l, &fp_f32, v, want)));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, fused(&l, &fp_f32, v, want)));
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
         /* A planted mistake (test builds only): ties of f32 results with an
          * even unit below 2^-100 round away from zero.  The audit must catch it. */
@@ -476,35 +437,35 @@ static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, i
         break;
     case RDNA2_DIV_FMAS:
         f32_sources(in, w, &l, false);
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, div_fmas(in, w, &l, v, want)));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, div_fmas(in, w, &l, v, want)));
         break;
     case RDNA2_MAD32:
         f32_sources(in, w, &l, true);
-        out[0] = (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, mad(&l, v, want)));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, mad(&l, v, want)));
         break;
     case RDNA2_MIX32:
         mix_sources(in, w, &l);
-        out[0] = (uint32_t)clamp(in, &fp_f32, fused(&l, &fp_f32, v, want));
+        out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, fused(&l, &fp_f32, v, want));
         break;
     case RDNA2_MIX16: {
         mix_sources(in, w, &l);
         uint32_t h = to_half(&l, rdna2_mix_rounds_once(in), v, want);
-        h = (uint32_t)clamp(in, &fp_f16, h);
-        out[0] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
+        h = (uint32_t)rdna2_clamp(in, &fp_f16, h);
+        out[0] = rdna2_put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
         break;
     }
     case RDNA2_FMA16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG], in->ctrl[CTRL_ABS], &l);
         uint32_t h = to_half(&l, true, v, want);
-        h = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, h));
-        out[0] = put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
+        h = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, h));
+        out[0] = rdna2_put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
         break;
     }
     case RDNA2_PK16: {
         half_sources(in, w, in->ctrl[CTRL_OP_SEL], in->ctrl[CTRL_NEG_LO], 0, &l);
-        uint32_t lo = (uint32_t)clamp(in, &fp_f16, to_half(&l, true, v, want));
+        uint32_t lo = (uint32_t)rdna2_clamp(in, &fp_f16, to_half(&l, true, v, want));
         half_sources(in, w, rdna2_pk_hi_select(in), in->ctrl[CTRL_NEG_HI], 0, &l);
-        uint32_t hi = (uint32_t)clamp(in, &fp_f16, to_half(&l, true, v, want));
+        uint32_t hi = (uint32_t)rdna2_clamp(in, &fp_f16, to_half(&l, true, v, want));
         out[0] = lo | hi << 16;
         break;
     }
@@ -566,7 +527,7 @@ static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     for (size_t t = 0; t < n; t++) {
         float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
         uint32_t b = f32_canonical(fp_fbits(r));
-        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
 
@@ -603,7 +564,7 @@ static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const 
                 r = (float)((double)r * scale);
         }
         uint32_t b = f32_canonical(fp_fbits(r));
-        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
 
@@ -613,7 +574,7 @@ static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, 
         float p = fp_ffrom(f32_flush(source(s, 0, t))) * fp_ffrom(f32_flush(source(s, 1, t)));
         float r = fp_ffrom(f32_flush(fp_fbits(p))) + fp_ffrom(f32_flush(source(s, 2, t)));
         uint32_t b = f32_flush(f32_canonical(fp_fbits(r)));
-        out[t] = s->post ? (uint32_t)clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
     }
 }
 
@@ -631,12 +592,13 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
         for (int i = 0; i < 3; i++) {
             uint32_t reg = w[op->src[i]];
             if (BIT(hi, i))
-                v[i] = fp_fast_f16_to_f32(sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
+                v[i] = fp_fast_f16_to_f32(
+                    rdna2_sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
             else
-                v[i] = fp_ffrom(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+                v[i] = fp_ffrom(rdna2_sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
         }
         uint32_t b = f32_canonical(fp_fbits(__builtin_fmaf(v[0], v[1], v[2])));
-        out[t] = in->ctrl[CTRL_CLAMP] ? (uint32_t)clamp(in, &fp_f32, b) : b;
+        out[t] = in->ctrl[CTRL_CLAMP] ? (uint32_t)rdna2_clamp(in, &fp_f32, b) : b;
     }
 }
 
@@ -681,15 +643,16 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
         for (int i = 0; i < 3; i++) {
             uint32_t reg = w[op->src[i]];
             if (BIT(hi, i))
-                v[i] = f16_value(sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
+                v[i] = (double)fp_fast_f16_to_f32(
+                    rdna2_sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
             else
-                v[i] = f32_value(sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+                v[i] = f32_value(rdna2_sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
         }
         double odd = sum_to_odd(v[0], v[1], v[2]);
         uint32_t h = once ? f16_from_double(odd) : fp_fast_f32_to_f16(fp_fbits((float)odd));
         if (in->ctrl[CTRL_CLAMP])
-            h = (uint32_t)clamp(in, &fp_f16, h);
-        out[t] = put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
+            h = (uint32_t)rdna2_clamp(in, &fp_f16, h);
+        out[t] = rdna2_put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
     }
 }
 
@@ -717,8 +680,8 @@ static void fma16_batch(const isa_instance *in, const uint32_t *words, size_t n,
         for (size_t t = 0; t < m; t++) {
             uint32_t v = f16_canonical(r[t]);
             if (s.post)
-                v = (uint32_t)clamp(in, &fp_f16, omod(in, &fp_f16, v));
-            out[first + t] = put_half(words[(first + t) * op->n_in + op->n_in - 1], v, BIT(sel, 3));
+                v = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, v));
+            out[first + t] = rdna2_put_half(words[(first + t) * op->n_in + op->n_in - 1], v, BIT(sel, 3));
         }
     }
 }
@@ -742,8 +705,8 @@ static void pk16_batch(const isa_instance *in, const uint32_t *words, size_t n, 
         for (size_t t = 0; t < m; t++) {
             uint32_t lo = f16_canonical(r[2 * t]), hi = f16_canonical(r[2 * t + 1]);
             if (in->ctrl[CTRL_CLAMP]) {
-                lo = (uint32_t)clamp(in, &fp_f16, lo);
-                hi = (uint32_t)clamp(in, &fp_f16, hi);
+                lo = (uint32_t)rdna2_clamp(in, &fp_f16, lo);
+                hi = (uint32_t)rdna2_clamp(in, &fp_f16, hi);
             }
             out[first + t] = lo | hi << 16;
         }
