@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "fp.h"
 
 /* Bit patterns of doubles and floats, and exact powers of two. */
 static inline uint64_t fp_dbits(double x)
@@ -40,6 +41,22 @@ static inline int fp_dlsb(double x)
 {
     return fp_dexp(x) - 52 + __builtin_ctzll((fp_dbits(x) & ((1ull << 52) - 1)) | (1ull << 52));
 }
+
+/* An f32 as double (exact), by integer operations: converting a subnormal
+ * float costs x86 a microcode assist (about a hundred cycles). */
+static inline double fp_fast_f32_to_double(uint32_t b)
+{
+    uint32_t e = (b >> 23) & 0xff, m = b & 0x7fffff;
+    uint64_t sign = (uint64_t)(b >> 31) << 63;
+    if (e == 0)
+        return fp_dfrom(sign | fp_dbits((double)m * 0x1p-149));
+    if (e == 255)
+        return fp_dfrom(sign | 0x7ff0000000000000ull | (uint64_t)m << 29);
+    return fp_dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
+}
+
+/* A double as the kit holds it. */
+static inline fp_value fp_from_double(double x) { return fp_decode(&fp_f64, fp_dbits(x)); }
 
 /* An f16 as f32 (exact; an f16 subnormal is an f32 normal), by integer
  * operations: converting subnormal floats costs x86 a microcode assist. */

@@ -144,18 +144,29 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
     }
 }
 
+bool gen_addend_double(double x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                       uint64_t *y_bits)
+{
+    if (x == 0 || !__builtin_isfinite(x))
+        return false;
+    gen_rng start = *r;
+    int e = fp_dexp(x < 0 ? -x : x);
+    if (fy->precision <= 53 && e > -900 && e < 900) {  /* aimed's powers of two stay normal */
+        fast_outcome o = aimed(x, fy, fd, target, r, y_bits);
+        if (o != FAST_UNSURE)
+            return o == FAST_YES;
+    }
+    *r = start;
+    return gen_addend_exact(fp_from_double(x), fy, fd, target, r, y_bits);
+}
+
 bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                 uint64_t *y_bits)
 {
     double xd;
     if (x.kind != FPK_FINITE)
         return false;
-    gen_rng start = *r;
-    if (to_double(x, &xd) && fy->precision <= 53) {
-        fast_outcome o = aimed(xd, fy, fd, target, r, y_bits);
-        if (o != FAST_UNSURE)
-            return o == FAST_YES;
-    }
-    *r = start;
+    if (fy->precision <= 53 && to_double(x, &xd))
+        return gen_addend_double(xd, fy, fd, target, r, y_bits);
     return gen_addend_exact(x, fy, fd, target, r, y_bits);
 }

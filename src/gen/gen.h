@@ -72,6 +72,10 @@ typedef enum {
 
 bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                 uint64_t *y_bits);
+/* The same for an x held as a double (a product of two f32 or f16 values,
+ * say); x zero or not finite: false, as for gen_addend. */
+bool gen_addend_double(double x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
+                       uint64_t *y_bits);
 /* The same, by the exact kit alone: gen_addend gives the same y, result and
  * draws (addend_fast.c computes in double and falls back to this). */
 bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,

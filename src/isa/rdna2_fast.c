@@ -31,18 +31,7 @@ static inline bool dsign(double x) { return fp_dbits(x) >> 63; }
 static inline bool dpow2(double x) { return (fp_dbits(x) & ((1ull << 52) - 1)) == 0; }
 static inline bool nonzero_finite(double x) { return x != 0 && __builtin_isfinite(x); }
 
-/* Decoding by integer operations: converting a subnormal float to double
- * costs a microcode assist on x86 (about a hundred cycles). */
-static inline double f32_value(uint32_t b)
-{
-    uint32_t e = (b >> 23) & 0xff, m = b & 0x7fffff;
-    uint64_t sign = (uint64_t)(b >> 31) << 63;
-    if (e == 0)
-        return fp_dfrom(sign | fp_dbits((double)m * 0x1p-149));
-    if (e == 255)
-        return fp_dfrom(sign | 0x7ff0000000000000ull | (uint64_t)m << 29);
-    return fp_dfrom(sign | (uint64_t)(e - 127 + 1023) << 52 | (uint64_t)m << 29);
-}
+static inline double f32_value(uint32_t b) { return fp_fast_f32_to_double(b); }
 
 /* An exact value: a kind, and for finite ones hi + lo. */
 typedef struct {
