@@ -27,7 +27,9 @@ static const char help[] =
     "found more than once, the finding of the earliest case is kept when the runs share a seed (as one\n"
     "unsharded run would have written it), else the simplest case; its count becomes the sum.\n"
     "--json FILE writes the merged list (signature, op, kind, total count, directories).\n"
-    "Exit: 0 merged, 2 bad usage or an unreadable or corrupt finding (nothing written), 4 a write failed.\n";
+    "-o DIR is locked for the merge: a run or merge already writing it makes this one refuse.\n"
+    "Exit: 0 merged, 2 bad usage, an unreadable or corrupt finding or -o DIR in use (nothing written),\n"
+    "4 a write failed.\n";
 
 typedef struct {
     char name[256];        /* <op>-<signature>.finding */
@@ -173,6 +175,31 @@ static void write_report(FILE *f, void *ctx)
     fputc('\n', f);
 }
 
+/* Every input read and checked; the output directory's own findings take
+ * part, first, so a merge into it never loses one.  0, or 2 after saying why. */
+static int read_inputs(merge_set *s, const char *out_dir, bool out_exists, const char *const *dirs, unsigned n)
+{
+    char err[1024];
+    bool bad = out_exists && add_dir(s, out_dir, err, sizeof err);
+    for (unsigned i = 0; i < n && !bad; i++)
+        bad = strcmp(dirs[i], out_dir) && add_dir(s, dirs[i], err, sizeof err);
+    if (bad)
+        fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
+    return bad ? 2 : 0;
+}
+
+/* 0 with -o DIR locked (and made); else the exit status, after saying why:
+ * another writer is bad usage (2), an unwritable directory a write failure (4). */
+static int lock_out_dir(const char *dir, eng_dir_lock *lock)
+{
+    char err[4400];
+    int rc = eng_dir_lock_take(dir, lock, err, sizeof err);
+    if (rc == ENG_LOCK_HELD)
+        return 0;
+    fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
+    return rc == ENG_LOCK_BUSY ? 2 : 4;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     cli_args a = {argc, argv, 1, "merge", false};
@@ -202,22 +229,18 @@ int cmd_merge(int argc, char **argv)
         return 2;
     }
     merge_set s = {NULL, 0};
-    char err[1024];
     int rc = 0;
-    /* The output directory's own findings take part, first, so a merge into it never loses one. */
     struct stat st;
     bool out_exists = stat(out_dir, &st) == 0 && S_ISDIR(st.st_mode);
-    if (out_exists && add_dir(&s, out_dir, err, sizeof err))
-        rc = 2;
-    for (unsigned i = 0; i < n_dirs && !rc; i++)
-        if (strcmp(dirs[i], out_dir) && add_dir(&s, dirs[i], err, sizeof err))
-            rc = 2;
-    if (rc) {
-        fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
-    } else if (io_make_dirs(out_dir)) {
-        fprintf(stderr, "tiefuzz merge: %s: %s\n", out_dir, strerror(errno));
-        rc = 4;
-    }
+    eng_dir_lock lock = {-1};
+    /* An existing -o DIR is locked before it is read, so that no run writes
+     * it under the merge; a new one is locked as it is made. */
+    if (out_exists)
+        rc = lock_out_dir(out_dir, &lock);
+    if (!rc)
+        rc = read_inputs(&s, out_dir, out_exists, dirs, n_dirs);
+    if (!rc && !out_exists)
+        rc = lock_out_dir(out_dir, &lock);
     unsigned written = 0;
     for (unsigned i = 0; i < s.n && !rc; i++) {
         merged *m = &s.items[i];
@@ -253,6 +276,7 @@ int cmd_merge(int argc, char **argv)
             rc = 4;
         }
     }
+    eng_dir_lock_release(&lock);
     for (unsigned i = 0; i < s.n; i++)
         free(s.items[i].bytes);
     free(s.items);

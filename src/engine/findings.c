@@ -1,8 +1,11 @@
 /* The findings store. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "compare.h"
 #include "explain.h"
 #include "findings.h"
@@ -19,6 +22,7 @@ struct eng_findings {
     sig_entry *sigs;
     unsigned n;
     uint64_t unknown, known;
+    bool strict_nan;
 };
 
 eng_findings *eng_findings_create(const eng_findings_options *o, eng_exec *x, const eng_target *t)
@@ -37,6 +41,8 @@ void eng_findings_destroy(eng_findings *f)
     free(f->sigs);
     free(f);
 }
+
+void eng_findings_set_strict_nan(eng_findings *f, bool strict) { f->strict_nan = strict; }
 
 uint64_t eng_findings_unknown(const eng_findings *f) { return f->unknown; }
 uint64_t eng_findings_known(const eng_findings *f) { return f->known; }
@@ -192,6 +198,9 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     rec.signature = sig;  /* minimization kept it; the original's by definition */
     snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(kind));
     rec.seed = f->o.seed;
+    /* A case that differs only in NaN payloads is a disagreement only to a
+     * strict run, whatever the options said. */
+    rec.strict_nan = f->strict_nan || eng_outputs_agree(in->op, host, device, false);
     rec.case_index = case_index;
     snprintf(rec.gen_class, sizeof rec.gen_class, "%s", gen_class_name(c));
     snprintf(rec.declared, sizeof rec.declared, "%s", declared ? declared : "");
@@ -349,4 +358,88 @@ void eng_findings_sort(eng_findings *f)
 {
     if (f->n > 1)
         qsort(f->sigs, f->n, sizeof *f->sigs, by_op_then_case);
+}
+
+/* ---- one writer a directory ---- */
+
+/* Hidden, and not a *.finding: directory walks and `ls` pass it by.  It
+ * stays after the run: unlinking a lock file lets two processes each lock
+ * a different file of the same name. */
+#define LOCK_NAME ".tiefuzz.lock"
+
+/* The pid the holder wrote into the lock file; 0 before it has. */
+static long lock_holder(int fd)
+{
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    long pid = 0;
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    return sscanf(buf, "pid %ld", &pid) == 1 ? pid : 0;
+}
+
+/* Only for the message of the run that finds the directory busy: the lock
+ * itself does not depend on it, so a failed write is ignored. */
+static void lock_note_pid(int fd)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "pid %ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n)
+        return;
+}
+
+static void say_busy(const char *dir, const char *path, int fd, char *err, size_t errn)
+{
+    long pid = lock_holder(fd);
+    char who[40] = "";
+    if (pid)
+        snprintf(who, sizeof who, " (pid %ld)", pid);
+    snprintf(err, errn,
+             "the findings directory %s is in use by another tiefuzz run or merge%s, which holds %s; "
+             "wait for it to end or use another directory",
+             dir, who, path);
+}
+
+int eng_dir_lock_take(const char *dir, eng_dir_lock *lock, char *err, size_t errn)
+{
+    lock->fd = -1;
+    if (!dir)
+        return ENG_LOCK_HELD;
+    if (io_make_dirs(dir)) {
+        snprintf(err, errn, "cannot create the findings directory %s (%s)", dir, strerror(errno));
+        return ENG_LOCK_FAILED;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, LOCK_NAME);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errn, "cannot create the lock file %s (%s)", path, strerror(errno));
+        return ENG_LOCK_FAILED;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int rc = ENG_LOCK_BUSY;
+        if (errno == EWOULDBLOCK) {
+            say_busy(dir, path, fd, err, errn);
+        } else {
+            snprintf(err, errn, "cannot lock %s (%s)", path, strerror(errno));
+            rc = ENG_LOCK_FAILED;
+        }
+        close(fd);
+        return rc;
+    }
+    lock_note_pid(fd);
+    lock->fd = fd;
+    return ENG_LOCK_HELD;
+}
+
+void eng_dir_lock_release(eng_dir_lock *lock)
+{
+    if (lock->fd < 0)
+        return;
+    /* Unlock before closing: --jobs workers share this open file, and a
+     * close alone leaves it locked while any of them lives. */
+    flock(lock->fd, LOCK_UN);
+    close(lock->fd);
+    lock->fd = -1;
 }

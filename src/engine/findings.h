@@ -24,6 +24,9 @@ typedef struct {
 
 eng_findings *eng_findings_create(const eng_findings_options *o, eng_exec *x, const eng_target *t);
 void eng_findings_destroy(eng_findings *f);
+/* The run compares NaN payloads (--strict-nan): each file records it, so
+ * repro and export judge the case as the run did. */
+void eng_findings_set_strict_nan(eng_findings *f, bool strict);
 /* Record one disagreement.  0, or -1 with err (device_error tells a device
  * failure from a file that could not be written). */
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
@@ -57,6 +60,24 @@ uint64_t eng_findings_unknown(const eng_findings *f);  /* disagreements not know
 uint64_t eng_findings_known(const eng_findings *f);
 void eng_findings_print(const eng_findings *f, FILE *out);
 void eng_findings_json(const eng_findings *f, io_json *j);
+
+/* One writer a findings directory: two runs (or a run and a merge) on one
+ * directory would mix their records, one run's case with the other's count.
+ * The lock is an flock(2) on DIR/.tiefuzz.lock, which also holds the
+ * holder's pid for the message; the kernel drops it when the holder dies,
+ * so a killed run leaves no stale lock.  --jobs workers, forked after the
+ * parent took it, write to their own scratch directories and the parent
+ * merges them, so the parent's lock covers them. */
+typedef struct {
+    int fd;   /* -1: nothing held */
+} eng_dir_lock;
+enum { ENG_LOCK_HELD = 0, ENG_LOCK_BUSY = 1, ENG_LOCK_FAILED = 2 };
+/* Create DIR if needed and lock it without waiting: ENG_LOCK_HELD; or
+ * ENG_LOCK_BUSY (another process holds it: err names DIR and its pid) or
+ * ENG_LOCK_FAILED (DIR or the lock file cannot be made: err says why).
+ * A NULL dir (no findings written) locks nothing and is HELD. */
+int eng_dir_lock_take(const char *dir, eng_dir_lock *lock, char *err, size_t errn);
+void eng_dir_lock_release(eng_dir_lock *lock);
 
 /* Fill a finding record for a case (explanation included, malloc'd in
  * *explanation_out for the caller to free). */
