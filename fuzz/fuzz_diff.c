@@ -181,6 +181,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  * ties and boundaries; low bits (last, guard, sticky) flip; controls and
  * the op change; sometimes libFuzzer's own mutation. Deterministic per seed. */
 
+/* encode_case copies an instance's whole control and parameter arrays into
+ * io_case's fixed slots: a control or parameter added past them must stop
+ * the build, not overrun the record. */
+_Static_assert(sizeof ((isa_instance *)0)->ctrl <= sizeof ((io_case *)0)->ctrl,
+               "io_case.ctrl needs a slot for each of the CTRL_COUNT controls");
+_Static_assert(sizeof ((isa_instance *)0)->param <= sizeof ((io_case *)0)->param,
+               "io_case.param needs a slot for each of the PARAM_COUNT model parameters");
+
 static size_t encode_case(const isa_instance *in, unsigned lowering, const uint32_t *words, uint8_t *out, size_t max)
 {
     io_case c = {0};
