@@ -2,6 +2,7 @@
  * TestFloat-style lines. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,17 @@ static int collect(const char *path, item **items, unsigned *n, char *err, size_
             snprintf(err, errn, "%s: cannot open", path);
             return -1;
         }
-        char *names[4096];
-        unsigned k = 0;
-        for (struct dirent *e; (e = readdir(d)) && k < 4096;) {
+        /* As many names as the directory holds: none is dropped. */
+        char **names = NULL;
+        unsigned k = 0, cap = 0;
+        for (struct dirent *e; (e = readdir(d));) {
             size_t len = strlen(e->d_name);
-            if (len > 8 && !strcmp(e->d_name + len - 8, ".finding"))
-                names[k++] = strdup(e->d_name);
+            if (len <= 8 || strcmp(e->d_name + len - 8, ".finding"))
+                continue;
+            if (k == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 256) * sizeof *names)))
+                abort();
+            if (!(names[k++] = strdup(e->d_name)))
+                abort();
         }
         closedir(d);
         int rc = 0;
@@ -55,13 +61,15 @@ static int collect(const char *path, item **items, unsigned *n, char *err, size_
                 rc = collect(p, items, n, err, errn);
             free(names[i]);
         }
+        free(names);
         return rc;
     }
     char *buf;
     size_t len;
     if (io_read_file(path, IO_FINDING_MAX_BYTES, &buf, &len, err, errn))
         return -1;
-    *items = realloc(*items, (*n + 1) * sizeof **items);
+    if (!(*n & (*n - 1)) && !(*items = realloc(*items, (*n ? 2 * *n : 1) * sizeof **items)))  /* doubles at 2^k */
+        abort();
     item *it = &(*items)[*n];
     memset(it, 0, sizeof *it);
     snprintf(it->path, sizeof it->path, "%s", path);
@@ -149,14 +157,146 @@ static spv_device_caps generic_caps(void)
     return c;
 }
 
-static int export_amber(item *items, unsigned n, const char *dir)
+/* A growing text buffer for one script. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} text_buf;
+
+static void add(text_buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text_buf *t, const char *fmt, ...)
 {
-    if (io_make_dirs(dir)) {
-        fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
-        return 2;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (t->s && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = (t->cap + (size_t)n + 1) * 2;
+        if (!(t->s = realloc(t->s, t->cap)))
+            abort();
     }
-    /* The module declares float controls as the default device offers them;
-     * without a device, as a device offering all of them would. */
+}
+
+/* Workgroups for one tuple, as the engine dispatches it: per_tuple
+ * invocations (a tile op: one per output word) in groups of local_size. */
+static unsigned amber_groups(const eng_module *m)
+{
+    return (m->per_tuple + m->local_size - 1) / m->local_size;
+}
+
+/* Marks the 16-bit halves of the expected outputs that a run without
+ * --strict-nan does not compare bit for bit: those of a NaN, since there any
+ * NaN equals any NaN (the rule of eng_outputs_agree).  Returns how many. */
+static unsigned nan_halves(const isa_op *op, const uint32_t *host, bool *skip)
+{
+    unsigned n = 0;
+    for (unsigned w = 0; w < op->n_out; w++) {
+        bool lo = false, hi = false;
+        switch (op->out[w].format) {
+        case WORD_F32:
+        case WORD_B32:
+            lo = hi = fp_is_nan_bits(&fp_f32, host[w]);
+            break;
+        case WORD_F16X2:
+            lo = fp_is_nan_bits(&fp_f16, host[w] & 0xffff);
+            hi = fp_is_nan_bits(&fp_f16, host[w] >> 16);
+            break;
+        case WORD_F64LO:
+            if (w + 1 < op->n_out) {  /* the pair is one f64: four halves */
+                bool nan = fp_is_nan_bits(&fp_f64, host[w] | (uint64_t)host[w + 1] << 32);
+                for (unsigned k = 0; k < 4; k++)
+                    skip[2 * w + k] = nan;
+                n += 4 * nan;
+                w++;
+                continue;
+            }
+            break;
+        default:
+            break;
+        }
+        skip[2 * w] = lo, skip[2 * w + 1] = hi;
+        n += lo + hi;
+    }
+    return n;
+}
+
+/* The output buffer, and the expected one when the whole buffer is compared. */
+static void amber_buffers(text_buf *t, const isa_op *op, const uint32_t *host, bool whole)
+{
+    if (!whole) {  /* compared by 16-bit halves, so a NaN half can be left out */
+        add(t, "BUFFER out DATA_TYPE uint16 SIZE %u FILL 0\n\n", 2 * op->n_out);
+        return;
+    }
+    add(t, "BUFFER out DATA_TYPE uint32 SIZE %u FILL 0\n\nBUFFER expected DATA_TYPE uint32 DATA\n", op->n_out);
+    for (unsigned w = 0; w < op->n_out; w++)
+        add(t, "0x%08x%s", host[w], w + 1 < op->n_out ? " " : "\n");
+    add(t, "END\n\n");
+}
+
+/* EXPECT lines for the halves not skipped, one per run of them (IDX in bytes). */
+static void amber_expect_halves(text_buf *t, const isa_op *op, const uint32_t *host, const bool *skip)
+{
+    unsigned halves = 2 * op->n_out;
+    for (unsigned h = 0; h < halves;) {
+        if (skip[h]) {
+            h++;
+            continue;
+        }
+        add(t, "EXPECT out IDX %u EQ", 2 * h);
+        for (; h < halves && !skip[h]; h++)
+            add(t, " 0x%04x", (host[h / 2] >> (16 * (h % 2))) & 0xffff);
+        add(t, "\n");
+    }
+}
+
+static char *amber_script(const item *it, const eng_module *m, const char *dis)
+{
+    const isa_op *op = it->c.in.op;
+    uint32_t host[ISA_MAX_OUT];
+    op->impl->eval(&it->c.in, it->c.words, host, NULL);
+    bool skip[2 * ISA_MAX_OUT] = {0};
+    /* A run that took any NaN for any NaN must not fail here on a payload. */
+    unsigned skipped = it->rec.strict_nan ? 0 : nan_halves(op, host, skip);
+    text_buf t = {0};
+    add(&t, "#!amber\n# tiefuzz finding %s: %s, %s lowering, signature %016llx\n", op->name, it->rec.kind,
+        it->rec.lowering, (unsigned long long)it->rec.signature);
+    add(&t, "# Seen on %s (%s). Expected output: tiefuzz's host model.\n", it->rec.device, it->rec.driver_info);
+    add(&t, "# The module declares: %s.\n# Amber cannot request float-control properties (DEVICE_PROPERTY is CTS-only):\n"
+        "# run it on a device that offers them. Run with: amber -v 1.2 THIS_FILE\n", m->declared);
+    if (skipped)
+        add(&t, "# The run compared NaNs without their payloads (no --strict-nan): the %u 16-bit halves of NaN\n"
+            "# results are not checked (Amber has no 'any NaN' comparison); the others are, bit for bit.\n", skipped);
+    if (strstr(dis, "OpCapability Float64"))
+        add(&t, "DEVICE_FEATURE shaderFloat64\n");
+    if (strstr(dis, "OpCapability Int64"))
+        add(&t, "DEVICE_FEATURE shaderInt64\n");
+    if (strstr(dis, "OpCapability Float16"))
+        add(&t, "DEVICE_FEATURE Float16Int8Features.shaderFloat16\n");
+    add(&t, "\nSHADER compute tiefuzz_op SPIRV-ASM TARGET_ENV spv1.5\n%sEND\n\nBUFFER in DATA_TYPE uint32 DATA\n", dis);
+    for (unsigned w = 0; w < op->n_in; w++)
+        add(&t, "0x%08x%s", it->c.words[w], w + 1 < op->n_in ? " " : "\n");
+    add(&t, "END\n\n");
+    amber_buffers(&t, op, host, !skipped);
+    add(&t, "BUFFER count DATA_TYPE uint32 DATA\n1\nEND\n\nPIPELINE compute tiefuzz_pipeline\n  ATTACH tiefuzz_op");
+    if (op->ctrl_limit[CTRL_K])
+        add(&t, " SPECIALIZE 0 AS uint32 %u", it->c.in.ctrl[CTRL_K]);
+    add(&t, "\n  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n"
+        "  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\n"
+        "  BIND BUFFER count AS push_constant\nEND\n\nRUN tiefuzz_pipeline %u 1 1\n\n", amber_groups(m));
+    if (skipped)
+        amber_expect_halves(&t, op, host, skip);
+    else
+        add(&t, "EXPECT out EQ_BUFFER expected\n");
+    return t.s;
+}
+
+/* The default device's float controls, else those of a device offering all. */
+static vkd_info export_device(void)
+{
     vkd_info *list = NULL, dev;
     unsigned count = 0;
     char err[1 << 16];
@@ -169,6 +309,17 @@ static int export_amber(item *items, unsigned n, const char *dir)
             dev = list[idx];
     }
     free(list);
+    return dev;
+}
+
+static int export_amber(item *items, unsigned n, const char *dir)
+{
+    if (io_make_dirs(dir)) {
+        fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
+        return 2;
+    }
+    vkd_info dev = export_device();
+    static char err[1 << 16];
     for (unsigned i = 0; i < n; i++) {
         item *it = &items[i];
         const isa_op *op = it->c.in.op;
@@ -182,38 +333,7 @@ static int export_amber(item *items, unsigned n, const char *dir)
             return 2;
         }
         char *dis = spv_disassemble(&m.spv);
-        spv_interface f;
-        spv_scan_interface(&m.spv, &f);
-        uint32_t host[ISA_MAX_OUT];
-        op->impl->eval(&it->c.in, it->c.words, host, NULL);
-        size_t cap = strlen(dis) + 8192, len = 0;
-        char *s = malloc(cap);
-#define OUT(...) len += (size_t)snprintf(s + len, cap - len, __VA_ARGS__)
-        OUT("#!amber\n# tiefuzz finding %s: %s, %s lowering, signature %016llx\n", op->name, it->rec.kind,
-            it->rec.lowering, (unsigned long long)it->rec.signature);
-        OUT("# Seen on %s (%s). Expected output: tiefuzz's host model.\n", it->rec.device, it->rec.driver_info);
-        OUT("# The module declares: %s.\n# Amber cannot request float-control properties (DEVICE_PROPERTY is CTS-only):\n"
-            "# run it on a device that offers them. Run with: amber -v 1.2 THIS_FILE\n", m.declared);
-        if (m.spv.count && strstr(dis, "OpCapability Float64"))
-            OUT("DEVICE_FEATURE shaderFloat64\n");
-        if (strstr(dis, "OpCapability Int64"))
-            OUT("DEVICE_FEATURE shaderInt64\n");
-        if (strstr(dis, "OpCapability Float16"))
-            OUT("DEVICE_FEATURE Float16Int8Features.shaderFloat16\n");
-        OUT("\nSHADER compute tiefuzz_op SPIRV-ASM TARGET_ENV spv1.5\n%sEND\n\n", dis);
-        OUT("BUFFER in DATA_TYPE uint32 DATA\n");
-        for (unsigned w = 0; w < op->n_in; w++)
-            OUT("0x%08x%s", it->c.words[w], w + 1 < op->n_in ? " " : "\n");
-        OUT("END\n\nBUFFER out DATA_TYPE uint32 SIZE %u FILL 0\n\nBUFFER expected DATA_TYPE uint32 DATA\n", op->n_out);
-        for (unsigned w = 0; w < op->n_out; w++)
-            OUT("0x%08x%s", host[w], w + 1 < op->n_out ? " " : "\n");
-        OUT("END\n\nBUFFER count DATA_TYPE uint32 DATA\n1\nEND\n\nPIPELINE compute tiefuzz_pipeline\n  ATTACH tiefuzz_op");
-        if (op->ctrl_limit[CTRL_K])
-            OUT(" SPECIALIZE 0 AS uint32 %u", it->c.in.ctrl[CTRL_K]);
-        OUT("\n  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n"
-            "  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\n"
-            "  BIND BUFFER count AS push_constant\nEND\n\nRUN tiefuzz_pipeline 1 1 1\n\nEXPECT out EQ_BUFFER expected\n");
-#undef OUT
+        char *s = amber_script(it, &m, dis);
         char path[800];
         snprintf(path, sizeof path, "%s/%s-%016llx.amber", dir, op->name, (unsigned long long)it->rec.signature);
         int rc = io_write_atomic(path, write_text, s);

@@ -2,19 +2,27 @@
  * Results come from a file of tiles and the outputs measured elsewhere (a
  * GPU, the seed's V100 data); the tiles are the seed's directed probes plus
  * random tiles (--emit-probes prints them to run elsewhere). */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "options.h"
+#include "engine/compare.h"
 #include "io/finding.h"
 #include "io/tuple.h"
 #include "isa/mma.h"
 
 static const char help[] =
-    "usage: tiefuzz fit OP --param NAME=LO..HI[,NAME=A|B...] --results FILE\n"
+    "usage: tiefuzz fit OP --param NAME=LO..HI[,NAME=A|B...] --results FILE [--strict-nan]\n"
     "       tiefuzz fit OP --emit-probes [--probes-only] [--random N] [--seed N]\n"
     "FILE: one tile a line, 'INPUT WORDS -> OUTPUT WORDS' ('#' comments), e.g. made by running the emitted\n"
-    "probes on a device.  Prints every parameter combination that reproduces every tile.\n"
+    "probes on a device.  Prints every parameter combination that reproduces every tile, at most 1,000,000\n"
+    "combinations.  Any NaN matches any NaN unless --strict-nan (as in 'run').  On a terminal, progress goes\n"
+    "to stderr; Ctrl-C stops with what was tried so far.\n"
     "Exit 0 when some combination fits, 1 when none does, 2 for bad usage or input.\n";
 
 typedef struct {
@@ -23,9 +31,37 @@ typedef struct {
     unsigned n;
 } axis;
 
+/* One integer, or LO..HI with nothing else around ("1...3" and "1..3x" are
+ * refused, not read as 1..3).  0, or -1. */
+static int parse_int(const char *s, char **end, int *out)
+{
+    errno = 0;
+    long x = strtol(s, end, 10);
+    if (*end == s || errno || x < INT_MIN || x > INT_MAX)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_range(const char *v, int *lo, int *hi)
+{
+    char *end;
+    if (parse_int(v, &end, lo))
+        return -1;
+    if (!*end) {
+        *hi = *lo;
+        return 0;
+    }
+    if (strncmp(end, "..", 2) || end[2] == '.' || end[2] == ' ' || parse_int(end + 2, &end, hi))
+        return -1;
+    return *end ? -1 : 0;
+}
+
 static int parse_axes(const isa_op *op, const char *text, axis *axes, unsigned *n_axes)
 {
     char buf[512];
+    if (strlen(text) >= sizeof buf)
+        return cli_fail("fit", "--param: longer than %zu characters", sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", text);
     *n_axes = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -43,13 +79,13 @@ static int parse_axes(const isa_op *op, const char *text, axis *axes, unsigned *
         a->id = (isa_param_id)id;
         a->n = 0;
         const char *v = eq + 1;
+        for (unsigned i = 0; i + 1 < *n_axes; i++)
+            if (axes[i].id == (isa_param_id)id)
+                return cli_fail("fit", "--param: '%s' is given twice", tok);
         if (isa_params[id].integer) {
             int lo, hi;
-            if (sscanf(v, "%d..%d", &lo, &hi) != 2) {
-                if (sscanf(v, "%d", &lo) != 1)
-                    return cli_fail("fit", "%s: expected LO..HI", tok);
-                hi = lo;
-            }
+            if (parse_range(v, &lo, &hi))
+                return cli_fail("fit", "%s=%s: expected a whole number or LO..HI", tok, v);
             if (lo > hi || lo < isa_params[id].lo || hi > isa_params[id].hi || hi - lo >= 256)
                 return cli_fail("fit", "%s=%s: out of range (%d..%d, at most 256 values)", tok, v,
                                 isa_params[id].lo, isa_params[id].hi);
@@ -71,17 +107,124 @@ static int parse_axes(const isa_op *op, const char *text, axis *axes, unsigned *
     return 0;
 }
 
+typedef struct {
+    uint32_t in[ISA_MAX_IN], out[ISA_MAX_OUT];
+} sample;
+
+/* The grid is evaluated in full on every tile: past this it is a mistake
+ * (four 256-value ranges would be 2^32 combinations) rather than a search. */
+#define FIT_MAX_COMBINATIONS 1000000u
+
+static volatile sig_atomic_t fit_stop;
+static void on_stop(int sig) { fit_stop = sig; }
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Combination c of the grid: its parameters set in *in, its text in buf. */
+static void combination(const isa_op *op, const axis *axes, unsigned n_axes, unsigned c, isa_instance *in, char *buf,
+                        size_t n)
+{
+    isa_instance_default(in, op);
+    int used = 0;
+    for (unsigned i = 0; i < n_axes; i++) {
+        int value = axes[i].values[c % axes[i].n];
+        c /= axes[i].n;
+        in->param[axes[i].id] = value;
+        char vt[32];
+        used += snprintf(buf + used, n - (size_t)used, "%s%s=%s", i ? " " : "", isa_params[axes[i].id].name,
+                         isa_param_value_text(axes[i].id, value, vt, sizeof vt));
+    }
+}
+
+static unsigned tiles_reproduced(const isa_op *op, const isa_instance *in, const sample *samples, unsigned n_samples,
+                                 bool strict_nan)
+{
+    unsigned ok = 0;
+    for (unsigned s = 0; s < n_samples; s++) {
+        uint32_t out[ISA_MAX_OUT];
+        op->impl->eval(in, samples[s].in, out, NULL);
+        ok += eng_outputs_agree(op, out, samples[s].out, strict_nan);
+    }
+    return ok;
+}
+
+static uint64_t grid_size(const axis *axes, unsigned n_axes)
+{
+    uint64_t total = 1;
+    for (unsigned i = 0; i < n_axes; i++)
+        total *= axes[i].n;
+    return total;
+}
+
+static int fit_grid(const isa_op *op, const axis *axes, unsigned n_axes, const sample *samples, unsigned n_samples,
+                    bool strict_nan)
+{
+    uint64_t total = grid_size(axes, n_axes);
+    /* Each result line reaches a pipe or file as it is found, so an
+     * interrupted fit keeps what it printed. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    bool tty = isatty(STDERR_FILENO);
+    printf("%s: %u tiles, %llu parameter combinations%s\n", op->name, n_samples, (unsigned long long)total,
+           strict_nan ? ", NaN payloads compared" : "");
+    unsigned consistent = 0, best = 0, c;
+    double next = now_s() + 0.5;
+    for (c = 0; c < total && !fit_stop; c++) {
+        isa_instance in;
+        char text[256];
+        combination(op, axes, n_axes, c, &in, text, sizeof text);
+        unsigned ok = tiles_reproduced(op, &in, samples, n_samples, strict_nan);
+        if (ok == n_samples) {
+            if (tty)
+                fputs("\r\033[K", stderr);
+            printf("consistent: %s\n", text);
+            consistent++;
+        }
+        best = ok > best ? ok : best;
+        if (tty && now_s() >= next) {
+            fprintf(stderr, "\r\033[Kfit: %u of %llu combinations, %u consistent", c + 1, (unsigned long long)total,
+                    consistent);
+            next = now_s() + 0.5;
+        }
+    }
+    if (tty)
+        fputs("\r\033[K", stderr);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (fit_stop) {
+        printf("interrupted after %u of %llu combinations: %u consistent so far, the rest not tried\n", c,
+               (unsigned long long)total, consistent);
+        fflush(stdout);
+        raise(fit_stop);  /* the old disposition: the caller sees the signal */
+        return 130;
+    }
+    if (!consistent)
+        printf("no combination reproduces every tile (the best reproduces %u of %u)\n", best, n_samples);
+    else
+        printf("%u of %llu combinations reproduce all %u tiles\n", consistent, (unsigned long long)total, n_samples);
+    return consistent ? 0 : 1;
+}
+
 int cmd_fit(int argc, char **argv)
 {
     cli_args a = {argc, argv, 1, "fit", false};
     const char *op_name = NULL, *grid = NULL, *results = NULL, *v;
-    bool emit = false, probes_only = false;
+    bool emit = false, probes_only = false, strict_nan = false;
     uint64_t random_tiles = 16, seed = 1;
     while (a.i < argc && !a.failed) {
         if (cli_flag(&a, "--help")) {
             fputs(help, stdout);
             return 0;
-        } else if (cli_flag(&a, "--emit-probes"))
+        } else if (cli_flag(&a, "--strict-nan"))
+            strict_nan = true;
+        else if (cli_flag(&a, "--emit-probes"))
             emit = true;
         else if (cli_flag(&a, "--probes-only"))
             probes_only = true;
@@ -133,9 +276,12 @@ int cmd_fit(int argc, char **argv)
         return 0;
     }
     axis axes[4];
-    unsigned n_axes;
+    unsigned n_axes = 0;
     if (parse_axes(op, grid, axes, &n_axes))
         return 2;
+    if (grid_size(axes, n_axes) > FIT_MAX_COMBINATIONS)
+        return cli_fail("fit", "--param '%s': %llu parameter combinations, more than %u: narrow the ranges", grid,
+                        (unsigned long long)grid_size(axes, n_axes), FIT_MAX_COMBINATIONS);
     /* The results: tiles and what the device returned. */
     char *buf, err[512];
     size_t len;
@@ -143,7 +289,6 @@ int cmd_fit(int argc, char **argv)
         fprintf(stderr, "tiefuzz fit: %s\n", err);
         return 2;
     }
-    typedef struct { uint32_t in[ISA_MAX_IN], out[ISA_MAX_OUT]; } sample;
     sample *samples = NULL;
     unsigned n_samples = 0, line = 0;
     for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -177,43 +322,7 @@ int cmd_fit(int argc, char **argv)
         free(samples);
         return cli_fail("fit", "%s: no tiles", results);
     }
-    /* Every combination of the axes. */
-    unsigned total = 1;
-    for (unsigned i = 0; i < n_axes; i++)
-        total *= axes[i].n;
-    unsigned consistent = 0, best = 0;
-    char line_buf[256];
-    printf("%s: %u tiles, %u parameter combinations\n", op->name, n_samples, total);
-    for (unsigned c = 0; c < total; c++) {
-        isa_instance in;
-        isa_instance_default(&in, op);
-        unsigned rest = c;
-        int used = 0;
-        for (unsigned i = 0; i < n_axes; i++) {
-            int value = axes[i].values[rest % axes[i].n];
-            rest /= axes[i].n;
-            in.param[axes[i].id] = value;
-            char vt[32];
-            used += snprintf(line_buf + used, sizeof line_buf - (size_t)used, "%s%s=%s", i ? " " : "",
-                             isa_params[axes[i].id].name, isa_param_value_text(axes[i].id, value, vt, sizeof vt));
-        }
-        unsigned ok = 0;
-        for (unsigned s = 0; s < n_samples; s++) {
-            uint32_t out[ISA_MAX_OUT];
-            op->impl->eval(&in, samples[s].in, out, NULL);
-            ok += memcmp(out, samples[s].out, op->n_out * 4) == 0;
-        }
-        if (ok == n_samples) {
-            printf("consistent: %s\n", line_buf);
-            consistent++;
-        }
-        if (ok > best)
-            best = ok;
-    }
-    if (!consistent)
-        printf("no combination reproduces every tile (the best reproduces %u of %u)\n", best, n_samples);
-    else
-        printf("%u of %u combinations reproduce all %u tiles\n", consistent, total, n_samples);
+    int rc = fit_grid(op, axes, n_axes, samples, n_samples, strict_nan);
     free(samples);
-    return consistent ? 0 : 1;
+    return rc;
 }

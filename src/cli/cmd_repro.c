@@ -112,14 +112,18 @@ int cmd_repro(int argc, char **argv)
     const char *device = NULL, *files[256], *v;
     unsigned n = 0;
     int lowering = -1;
+    bool strict_nan = false;
     devices d = {0};
     while (a.i < argc && !a.failed) {
         if (cli_flag(&a, "--help")) {
-            puts("usage: tiefuzz repro FILE... [--device SEL] [--lowering direct|exact] [--shader FILE]\n"
+            puts("usage: tiefuzz repro FILE... [--device SEL] [--lowering direct|exact] [--shader FILE] [--strict-nan]\n"
                  "FILE: a finding file or a binary case (crash-* files).  Exit 0 when every case agrees now,\n"
-                 "1 when any still disagrees, 2 for a bad file, 3 without a usable device.");
+                 "1 when any still disagrees, 2 for a bad file, 3 without a usable device.  NaN payloads are\n"
+                 "compared with --strict-nan, or when the finding file says its run did (strict-nan yes).");
             return 0;
-        } else if ((v = cli_value(&a, "--device")))
+        } else if (cli_flag(&a, "--strict-nan"))
+            strict_nan = true;
+        else if ((v = cli_value(&a, "--device")))
             device = v;
         else if ((v = cli_value(&a, "--shader")))
             d.shader = v;
@@ -176,8 +180,8 @@ int cmd_repro(int argc, char **argv)
         lc->c.in.op->impl->eval(&lc->c.in, lc->c.words, host, NULL);
         printf("%s: %s lowering on %s\n", files[i], eng_exec_lowering_name(x), vkd_device_info(d.dev)->name);
         eng_explain(stdout, &lc->c.in, lc->c.words, out, "  ");
-        if (eng_outputs_agree(lc->c.in.op, host, out, false)) {
-            printf("  verdict: agrees\n\n");
+        if (eng_outputs_agree(lc->c.in.op, host, out, strict_nan || lc->rec.strict_nan)) {
+            printf("  verdict: agrees%s\n\n", strict_nan || lc->rec.strict_nan ? "" : " (NaN payloads not compared)");
         } else {
             char driver[600];
             eng_target t = target_of(x, d.dev, driver, sizeof driver);
@@ -249,7 +253,7 @@ int cmd_minimize(int argc, char **argv)
         return dev_err ? 3 : 2;
     }
     lc.c.in.op->impl->eval(&lc.c.in, lc.c.words, host, NULL);
-    if (eng_outputs_agree(lc.c.in.op, host, dev_out, false)) {
+    if (eng_outputs_agree(lc.c.in.op, host, dev_out, lc.rec.strict_nan)) {
         fprintf(stderr, "tiefuzz minimize: %s: the case agrees on %s now: nothing to minimize\n", file,
                 vkd_device_info(d.dev)->name);
         close_devices(&d);
@@ -279,6 +283,7 @@ int cmd_minimize(int argc, char **argv)
     snprintf(rec.gen_class, sizeof rec.gen_class, "%s", lc.rec.gen_class);
     snprintf(rec.declared, sizeof rec.declared, "%s", lc.rec.declared);
     rec.signature = sig;
+    rec.strict_nan = lc.rec.strict_nan;
     snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(k));
     rec.minimized = lc.rec.minimized || memcmp(&small, &lc.c, sizeof small) != 0;
     if (lc.rec.minimized) {  /* keep the first original */

@@ -51,6 +51,7 @@ char *io_finding_format(const io_finding *f)
     put(&b, "seed %llu\ncase %llu\nclass %s\nkind %s\nsignature %016llx\ncount %llu\n", (unsigned long long)f->seed,
         (unsigned long long)f->case_index, f->gen_class, f->kind, (unsigned long long)f->signature,
         (unsigned long long)f->count);
+    put(&b, "strict-nan %s\n", f->strict_nan ? "yes" : "no");
     put_words(&b, "input", f->input, f->n_in);
     put_words(&b, "host", f->host, f->n_out);
     put_words(&b, "device-output", f->device_out, f->n_out);
@@ -147,7 +148,16 @@ static int parse_words(parse_ctx *c, const char *key, const char *v, size_t len,
 }
 
 enum { F_OP = 1, F_CONTROLS = 2, F_PARAMS = 4, F_LOWERING = 8, F_INPUT = 16, F_HOST = 32, F_DEVICE = 64,
-       F_KIND = 128, F_SIGNATURE = 256 };
+       F_KIND = 128, F_SIGNATURE = 256, F_STRICT_NAN = 512 };
+
+static int parse_yes_no(parse_ctx *c, const char *key, const char *v, size_t len, bool *out)
+{
+    if ((len == 3 && !memcmp(v, "yes", 3)) || (len == 2 && !memcmp(v, "no", 2))) {
+        *out = len == 3;
+        return 0;
+    }
+    return fail(c, "%s: expected yes or no, found '%.*s'", key, (int)(len > 40 ? 40 : len), v);
+}
 
 int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *f, char *err, size_t errn)
 {
@@ -240,7 +250,10 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
             rc = parse_u64(&c, key, v, vlen, 10, &f->case_index);
         else if (!strcmp(key, "count"))
             rc = parse_u64(&c, key, v, vlen, 10, &f->count);
-        else if (!strcmp(key, "signature")) {
+        else if (!strcmp(key, "strict-nan")) {
+            rc = parse_yes_no(&c, key, v, vlen, &f->strict_nan);
+            seen |= F_STRICT_NAN;
+        } else if (!strcmp(key, "signature")) {
             rc = vlen == 16 ? parse_u64(&c, key, v, vlen, 16, &f->signature) : fail(&c, "signature: expected 16 hex digits");
             seen |= F_SIGNATURE;
         } else if (!strcmp(key, "input")) {
@@ -274,6 +287,8 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
     if (n_dev != n_host)
         return fail(&c, "host and device-output have different word counts (%u, %u)", n_host, n_dev);
     f->n_out = n_host;
+    if (!(seen & F_STRICT_NAN))  /* a file from before the field */
+        f->strict_nan = !strcmp(f->kind, "nan-payload");
     if (f->minimized && (n_oin != f->n_in || n_oh != n_host || n_od != n_host))
         return fail(&c, "original-input, original-host and original-device-output must match input and host in size");
     return 0;

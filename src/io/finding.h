@@ -25,6 +25,10 @@ typedef struct {
     uint64_t seed, case_index, count;
     char gen_class[32], kind[32];
     uint64_t signature;
+    /* "strict-nan yes|no": whether the run compared NaN payloads.  Absent in
+     * older files: no, unless the kind is nan-payload (only a strict run
+     * makes one). */
+    bool strict_nan;
     unsigned n_in, n_out;
     uint32_t input[IO_MAX_WORDS], host[IO_MAX_WORDS], device_out[IO_MAX_WORDS];
     bool minimized;
