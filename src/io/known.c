@@ -120,6 +120,45 @@ bool io_lowering_name_valid(const char *name)
     return !strcmp(name, "direct") || !strcmp(name, "exact") || !strcmp(name, "user-shader");
 }
 
+static void free_names(char **names, unsigned n)
+{
+    while (n)
+        free(names[--n]);
+    free(names);
+}
+
+/* The *.txt names in d, however many (none may be dropped: a dropped file
+ * would turn its known divergences into new findings).  0, or -1 with err. */
+static int rule_files(DIR *d, const char *dir, char ***names_out, unsigned *n_out, char *err, size_t errn)
+{
+    char **names = NULL;
+    unsigned n = 0, cap = 0;
+    bool oom = false;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".txt"))
+            continue;
+        if (n == cap) {
+            char **grown = realloc(names, (cap ? 2 * cap : 16) * sizeof *names);
+            if ((oom = !grown))
+                break;
+            names = grown;
+            cap = cap ? 2 * cap : 16;
+        }
+        if ((oom = !(names[n] = strdup(e->d_name))))
+            break;
+        n++;
+    }
+    if (oom) {
+        snprintf(err, errn, "%s: out of memory listing the rule files", dir);
+        free_names(names, n);
+        return -1;
+    }
+    *names_out = names;
+    *n_out = n;
+    return 0;
+}
+
 int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, size_t errn)
 {
     DIR *d = opendir(dir);
@@ -129,12 +168,11 @@ int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, si
         snprintf(err, errn, "%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
         return -1;
     }
-    char *names[256];
-    unsigned n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && !strcmp(e->d_name + len - 4, ".txt"))
-            names[n++] = strdup(e->d_name);
+    char **names;
+    unsigned n;
+    if (rule_files(d, dir, &names, &n, err, errn)) {
+        closedir(d);
+        return -1;
     }
     closedir(d);
     qsort(names, n, sizeof names[0], by_name);
@@ -152,6 +190,7 @@ int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, si
         }
         free(names[i]);
     }
+    free(names);
     return rc;
 }
 
