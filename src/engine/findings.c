@@ -82,7 +82,8 @@ void eng_finding_fill(io_finding *r, const isa_instance *in, const uint32_t *wor
 
 const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *lowering)
 {
-    static char why[400];
+    /* One per thread, so a caller on any thread keeps its own message. */
+    static _Thread_local char why[400];
     const isa_op *op = isa_op_find(r->op);
     if (!op) {
         snprintf(why, sizeof why, "unknown op '%s'", r->op);

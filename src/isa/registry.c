@@ -140,7 +140,9 @@ void isa_instance_default(isa_instance *in, const isa_op *op)
         in->ctrl[CTRL_K] = 0x3f800000u;
 }
 
-static char parse_error[256];
+/* The message isa_parse_controls, isa_parse_params and isa_instance_check
+ * return: one per thread, since generation checks instances on several. */
+static _Thread_local char parse_error[256];
 
 /* Parse one "name=value" list against a table of names. */
 static const char *parse_pairs(const char *text, const char *what, int count,
