@@ -4,6 +4,7 @@
 #ifndef TIEFUZZ_FP_FAST_H
 #define TIEFUZZ_FP_FAST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -71,5 +72,31 @@ uint32_t fp_fast_fma16(uint32_t a, uint32_t b, uint32_t c);
 /* The same for n triples, eight at a time with AVX2 and F16C where the CPU
  * has them (chosen at run time). */
 void fp_fast_fma16_array(const uint16_t *a, const uint16_t *b, const uint16_t *c, uint16_t *r, size_t n);
+/* The exact a*b + c of doubles holding f32 or f16 values (the product is
+ * exact: 48 bits), rounded to odd at double precision: 53 >= 24 + 2 and
+ * 11 + 2 bits, so a later rounding to f32 or f16 is the single correct one. */
+static inline double fp_fast_sum_to_odd(double a, double b, double c)
+{
+    double p = a * b, s = p + c;
+    if (s == 0 || !__builtin_isfinite(s))
+        return s;  /* a zero sum is exact */
+    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    uint64_t sb = fp_dbits(s);
+    if (e != 0 && !(sb & 1))
+        sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;  /* toward the error: odd */
+    return fp_dfrom(sb);
+}
+
+/* round_f16(a*b + c) for n triples of f32 bit patterns (the MIX forms' f16
+ * result): once (through f32 rounded to odd), or to nearest f32 first and
+ * then f16 (twice).  NaN results are the kit's default NaN (0x7e00). */
+void fp_fast_mix16_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint16_t *r, size_t n, bool once);
+
+/* n f16 (low 16 bits) to f32 bit patterns, exact (F16C where present). */
+void fp_fast_f16_to_f32_array(const uint16_t *h, uint32_t *f, size_t n);
+/* round_f32(a*b + c) once for n triples of f32 bit patterns (the FMA
+ * instruction eight lanes at a time where present); NaN results are the
+ * kit's default NaN (0x7fc00000). */
+void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 
 #endif

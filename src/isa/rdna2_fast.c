@@ -520,20 +520,6 @@ static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     }
 }
 
-/* The exact a*b + c rounded to odd at double precision (53 >= 24 + 2 and
- * 11 + 2 bits: either later rounding is then the single correct one). */
-static double sum_to_odd(double a, double b, double c)
-{
-    double p = a * b, s = p + c;  /* the product is exact */
-    if (!nonzero_finite(s))
-        return s;
-    double bb = s - p, e = (p - (s - bb)) + (c - bb);
-    uint64_t sb = fp_dbits(s);
-    if (e != 0 && !(sb & 1))
-        sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;
-    return fp_dfrom(sb);
-}
-
 /* V_DIV_FMAS: an fma where VCC is clear; where it scales, the exact sum
  * rounded to odd in double, scaled (exactly) and rounded once to f32, or
  * the f32 fma scaled and rounded again (the model parameter's order). */
@@ -547,7 +533,7 @@ static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const 
         if (w[3] & 1) {
             double scale = fp_pow2(rdna2_div_fmas_scale(in, w[2]));
             if (in->param[PARAM_DIV_FMAS_ORDER] == 0)
-                r = (float)(sum_to_odd(f32_value(source(s, 0, t)), f32_value(source(s, 1, t)),
+                r = (float)(fp_fast_sum_to_odd(f32_value(source(s, 0, t)), f32_value(source(s, 1, t)),
                                        f32_value(source(s, 2, t))) * scale);
             else
                 r = (float)((double)r * scale);
@@ -567,81 +553,60 @@ static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, 
     }
 }
 
-/* V_FMA_MIX_F32: each source an f32 register or the half op_sel picks
- * (exact in f32), one hardware fma. */
-__attribute__((target_clones("fma", "default")))
-static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+/* V_FMA_MIX_F32 in blocks: each source an f32 register or the half op_sel
+ * picks (converted exactly, F16C where present), the modifiers as bit
+ * operations, then the fused multiply-adds eight at a time. */
+#define MIX_BLOCK 512
+
+static void mix_source_block(const isa_instance *in, const uint32_t *words, int i, size_t m, uint32_t *f)
 {
     const isa_op *op = in->op;
-    uint32_t hi = in->ctrl[CTRL_OP_SEL_HI], sel = in->ctrl[CTRL_OP_SEL];
-    uint32_t abs = in->ctrl[CTRL_NEG_HI], neg = in->ctrl[CTRL_NEG_LO];
-    for (size_t t = 0; t < n; t++) {
-        const uint32_t *w = words + t * op->n_in;
-        float v[3];
-        for (int i = 0; i < 3; i++) {
-            uint32_t reg = w[op->src[i]];
-            if (BIT(hi, i))
-                v[i] = fp_fast_f16_to_f32(
-                    rdna2_sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
-            else
-                v[i] = fp_ffrom(rdna2_sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
-        }
-        uint32_t b = f32_canonical(fp_fbits(__builtin_fmaf(v[0], v[1], v[2])));
-        out[t] = in->ctrl[CTRL_CLAMP] ? (uint32_t)rdna2_clamp(in, &fp_f32, b) : b;
+    bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
+    const uint32_t *w = words + op->src[i];
+    if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
+        for (size_t t = 0; t < m; t++)
+            f[t] = rdna2_sign_mods(w[t * op->n_in], 0x80000000u, abs, neg);
+        return;
     }
+    unsigned shift = 16 * BIT(in->ctrl[CTRL_OP_SEL], i);
+    uint16_t h[MIX_BLOCK];
+    for (size_t t = 0; t < m; t++)
+        h[t] = (uint16_t)rdna2_sign_mods((w[t * op->n_in] >> shift) & 0xffff, 0x8000, abs, neg);
+    fp_fast_f16_to_f32_array(h, f, m);
 }
 
-/* An f16 from a double (53 bits), to nearest even: a double rounded to odd
- * carries the exact sum's last rounding to here. */
-static uint32_t f16_from_double(double x)
+static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
 {
-    uint64_t b = fp_dbits(x);
-    uint32_t sign = (uint32_t)(b >> 48) & 0x8000;
-    int e = (int)((b >> 52) & 0x7ff);
-    uint64_t m = (b & ((1ull << 52) - 1)) | (1ull << 52);
-    if (e == 0x7ff)
-        return (b & ((1ull << 52) - 1)) ? 0x7e00 : sign | 0x7c00;
-    int E = e - 1023;
-    if (E > 15)
-        return sign | 0x7c00;
-    int shift = E >= -14 ? 42 : 42 + (-14 - E);
-    if (e == 0 || shift > 54)
-        return sign;
-    uint64_t kept = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-    kept += rem > half || (rem == half && (kept & 1));
-    if (E < -14)
-        return sign | (uint32_t)kept;
-    if (kept == 2048) {
-        kept = 1024;
-        E++;
+    uint32_t v[3][MIX_BLOCK];
+    for (size_t first = 0; first < n; first += MIX_BLOCK) {
+        size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
+        for (int i = 0; i < 3; i++)
+            mix_source_block(in, words + first * in->op->n_in, i, m, v[i]);
+        fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
+        if (in->ctrl[CTRL_CLAMP])
+            for (size_t t = 0; t < m; t++)
+                out[first + t] = (uint32_t)rdna2_clamp(in, &fp_f32, out[first + t]);
     }
-    return E > 15 ? sign | 0x7c00 : sign | (uint32_t)(E + 15) << 10 | (uint32_t)(kept - 1024);
 }
 
-/* V_FMA_MIX{LO,HI}_F16: mixed sources decoded exactly into double, the sum
- * to odd, then to f16 once, or to f32 and then f16 (the model parameter). */
+/* V_FMA_MIX{LO,HI}_F16: the sources as for V_FMA_MIX_F32, then
+ * fp_fast_mix16_array: to f16 once, or to f32 and then f16 (the model
+ * parameter). */
 static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
 {
     const isa_op *op = in->op;
-    uint32_t hi = in->ctrl[CTRL_OP_SEL_HI], sel = in->ctrl[CTRL_OP_SEL];
-    uint32_t abs = in->ctrl[CTRL_NEG_HI], neg = in->ctrl[CTRL_NEG_LO];
     bool once = rdna2_mix_rounds_once(in);
-    for (size_t t = 0; t < n; t++) {
-        const uint32_t *w = words + t * op->n_in;
-        double v[3];
-        for (int i = 0; i < 3; i++) {
-            uint32_t reg = w[op->src[i]];
-            if (BIT(hi, i))
-                v[i] = (double)fp_fast_f16_to_f32(
-                    rdna2_sign_mods((reg >> (16 * BIT(sel, i))) & 0xffff, 0x8000, BIT(abs, i), BIT(neg, i)));
-            else
-                v[i] = f32_value(rdna2_sign_mods(reg, 0x80000000u, BIT(abs, i), BIT(neg, i)));
+    uint32_t v[3][MIX_BLOCK];
+    uint16_t h[MIX_BLOCK];
+    for (size_t first = 0; first < n; first += MIX_BLOCK) {
+        size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
+        for (int i = 0; i < 3; i++)
+            mix_source_block(in, words + first * op->n_in, i, m, v[i]);
+        fp_fast_mix16_array(v[0], v[1], v[2], h, m, once);
+        for (size_t t = 0; t < m; t++) {
+            uint32_t r = in->ctrl[CTRL_CLAMP] ? (uint32_t)rdna2_clamp(in, &fp_f16, h[t]) : h[t];
+            out[first + t] = rdna2_put_half(words[(first + t + 1) * op->n_in - 1], r, op->flags & RDNA2_DST_HI);
         }
-        double odd = sum_to_odd(v[0], v[1], v[2]);
-        uint32_t h = once ? f16_from_double(odd) : fp_fast_f32_to_f16(fp_fbits((float)odd));
-        if (in->ctrl[CTRL_CLAMP])
-            h = (uint32_t)rdna2_clamp(in, &fp_f16, h);
-        out[t] = rdna2_put_half(w[op->n_in - 1], h, op->flags & RDNA2_DST_HI);
     }
 }
 
