@@ -60,6 +60,7 @@ const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_bui
                           unsigned *out_ids);
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
+void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 uint32_t maxwell_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 
 #endif

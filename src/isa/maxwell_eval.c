@@ -235,10 +235,35 @@ void maxwell_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_
  * from the words alone (integer ops have no roundings, hence no cells). */
 void maxwell_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
 {
+    if (!v) {
+        maxwell_fast_batch(in, w, 1, out);
+        return;
+    }
     maxwell_eval(in, w, out, NULL);
-    if (v) {
-        memset(v, 0, sizeof *v);
-        v->classes = maxwell_classify(in, w, NULL, want);
-        v->tie_exp = ISA_NO_EXPONENT;
+    memset(v, 0, sizeof *v);
+    v->classes = maxwell_classify(in, w, NULL, want);
+    v->tie_exp = ISA_NO_EXPONENT;
+}
+
+/* Outputs alone.  The two unsigned multiply sequences compute, carries and
+ * all, the closed forms below (the .RS step adds before it shifts, so no
+ * carry between the partial products is lost); the campaign's audit and
+ * selftest hold them to the step-by-step model.  The rest run the model. */
+void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    switch ((maxwell_form)op->form) {
+    case MAXWELL_IMAD_LO:
+        for (size_t t = 0; t < n; t++, words += op->n_in)
+            out[t] = words[0] * words[1] + words[2];
+        break;
+    case MAXWELL_IMAD_HI_U32:
+        for (size_t t = 0; t < n; t++, words += op->n_in)
+            out[t] = (uint32_t)(((uint64_t)words[0] * words[1]) >> 32) + words[2];
+        break;
+    default:
+        for (size_t t = 0; t < n; t++)
+            maxwell_eval(in, words + t * op->n_in, out + t * op->n_out, NULL);
+        break;
     }
 }

@@ -69,7 +69,8 @@ static void controls_for(isa_instance *in, uint32_t wanted, gen_rng *rng)
 
 const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .lower = maxwell_lower,
                                       .construct = maxwell_construct, .classify = maxwell_classify,
-                                      .controls_for = controls_for, .fast = maxwell_fast};
+                                      .controls_for = controls_for, .fast = maxwell_fast,
+                                      .fast_batch = maxwell_fast_batch};
 
 #define U(n) {n, WORD_U32}
 #define CC(n) {n, WORD_CC}
