@@ -95,6 +95,7 @@ host=$("$T" eval "$op" $inp)
 dev=$(python3 -c '
 import sys; w = sys.argv[1].split()
 w = ["7fc00000" if (int(x, 16) & 0x7fffffff) > 0x7f800000 else x for x in w]
+w[w.index("7fc00000")] = "3f800000"   # and a number where the model has a NaN (nan-vs-number)
 w[100] = "%08x" % (int(w[100], 16) + 1); print(",".join(w))' "$host")
 mkdir -p "$tmp/nan-ignored" "$tmp/nan-strict" "$tmp/nan-old"
 mk "$tmp/nan-ignored/t.finding" "$op" one-unit-rounding no "$(csv $inp)" "$(csv $host)" "$dev"
@@ -131,14 +132,19 @@ import sys; sys.path.insert(0, sys.argv[1]); from amber_check import passes, cov
 t = sys.argv[1]
 host = [int(x, 16) for x in sys.argv[2].split()]
 dev = [int(x, 16) for x in sys.argv[3].split(",")]
+isnan = lambda w: (w & 0x7fffffff) > 0x7f800000
+nan = {i for i, w in enumerate(host) if isnan(w) and isnan(dev[i])}   # what the run did not compare
+numbered = [i for i, w in enumerate(host) if isnan(w) and not isnan(dev[i])]
+assert nan and len(numbered) == 1, "the tile needs payload-only and nan-vs-number outputs"
 fixed = list(dev); fixed[100] = host[100]         # the rounding fixed, payloads as the device had them
-nan = {i for i, w in enumerate(host) if (w & 0x7fffffff) > 0x7f800000}
-assert nan and len(nan) < len(host), "the tile needs NaN and non-NaN outputs"
+fixed[numbered[0]] = host[numbered[0]]
 for d in ("nan-ignored", "nan-old"):            # no --strict-nan (or a file from before the field)
     assert passes(f"{t}/amber-{d}", host) and passes(f"{t}/amber-{d}", fixed), d
     assert not passes(f"{t}/amber-{d}", dev), d + ": the one-unit difference must still fail"
+    nv = list(fixed); nv[numbered[0]] = dev[numbered[0]]
+    assert not passes(f"{t}/amber-{d}", nv), d + ": a number for a NaN must still fail"
     want = {2 * w + k for w in range(len(host)) if w not in nan for k in (0, 1)}
-    assert covered(f"{t}/amber-{d}") == want, d + ": every non-NaN half checked, no NaN half"
+    assert covered(f"{t}/amber-{d}") == want, d + ": every half checked but those both sides gave NaNs for"
 d = f"{t}/amber-nan-strict"                     # --strict-nan: bits, payloads included
 assert passes(d, host) and not passes(d, fixed) and not passes(d, dev)
 PY
