@@ -591,14 +591,17 @@ int eng_run(const eng_options *o)
     }
     run_state s = {.o = o, .dev = dev};
     {
-        static char big[1 << 16];
-        s.exec = eng_exec_create(dev, o->lowering, o->shader_path, 65536, big, sizeof big);
+        size_t big_n = 1 << 16;  /* a user shader's validation report can be long */
+        char *big = malloc(big_n);
+        s.exec = big ? eng_exec_create(dev, o->lowering, o->shader_path, 65536, big, big_n) : NULL;
         if (!s.exec) {
-            fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big);
+            fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big ? big : "out of memory");
+            free(big);
             vkd_close(dev);
             free(tmpl);
             return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
         }
+        free(big);
     }
     io_known known = {0};
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
@@ -615,6 +618,7 @@ int eng_run(const eng_options *o)
     eng_target target = {eng_exec_lowering_name(s.exec), vkd_device_info(dev)->name, driver};
     eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
     s.findings = eng_findings_create(&fo, s.exec, &target);
+    eng_findings_set_strict_nan(s.findings, o->strict_nan);
     eng_op_report *reports = calloc((size_t)n, sizeof *reports);
     /* Batches are sized in words: o->batch tuples of up to 8 words; ops with
      * larger tuples (tiles) get proportionally fewer a batch. */
@@ -641,6 +645,8 @@ int eng_run(const eng_options *o)
     double t0 = eng_now();
     unsigned done = 0;
     bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
+    /* With --shard and few --cases, a shard may own no block at all. */
+    bool owns_cases = o->cases == 0 || eng_next_owned(o, 0) < o->cases;
     for (int i = 0; i < n && !interrupted; i++) {
         eng_op_report *r = &reports[i];
         r->op = ops[i];
@@ -649,13 +655,22 @@ int eng_run(const eng_options *o)
             snprintf(r->skipped, sizeof r->skipped, "not translated (decision record D993)");
             continue;
         }
+        if (!owns_cases) {
+            snprintf(r->skipped, sizeof r->skipped,
+                     "shard %u/%u owns none of the %llu cases (shards take turns by blocks of %u cases)", o->shard,
+                     o->shards, (unsigned long long)o->cases, ENG_BLOCK);
+            r->shard_empty = true;
+            continue;
+        }
         bool fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k=");
         s.n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, s.classes);
         if (!s.n_classes) {
             snprintf(r->skipped, sizeof r->skipped, "none of the requested generator classes applies to this op");
             continue;
         }
-        double deadline = t0 + o->seconds * (double)(done + 1) / (double)usable;
+        /* An even share of the time left: an op that overran (a slow
+         * pipeline build) takes from the others, not all of it from the last. */
+        double deadline = eng_now() + (t0 + o->seconds - eng_now()) / (double)(usable > done ? usable - done : 1);
         if (o->progress)
             atomic_store_explicit(&o->progress->op, (unsigned)i, memory_order_relaxed);
         int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
@@ -672,6 +687,8 @@ int eng_run(const eng_options *o)
     for (int i = 0; i < n; i++)
         if (!reports[i].op)
             reports[i].op = ops[i];
+    if (!status && !o->worker_report)  /* a worker's parent judges the merged reports */
+        eng_mark_not_run(reports, (unsigned)n, interrupted != 0);
     sigaction(SIGINT, &old_handlers[0], NULL);
     sigaction(SIGTERM, &old_handlers[1], NULL);
     char finish_err[1200];
@@ -681,7 +698,7 @@ int eng_run(const eng_options *o)
         status = status ? status : EXIT_INTERNAL;
     }
     eng_outcome outcome = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings, known_dir,
-                           vkd_validation_errors(dev), interrupted != 0};
+                           vkd_validation_errors(dev), interrupted != 0, 0, 0};
     if (o->worker_report)
         status = eng_worker_write(o->worker_report, &outcome, status);
     else

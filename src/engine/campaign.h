@@ -7,7 +7,8 @@
 #include "isa/isa.h"
 
 /* Exit statuses, documented in the README. */
-enum { EXIT_AGREE = 0, EXIT_DISAGREE = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_INTERNAL = 4 };
+enum { EXIT_AGREE = 0, EXIT_DISAGREE = 1, EXIT_USAGE = 2, EXIT_NO_DEVICE = 3, EXIT_INTERNAL = 4,
+       EXIT_INCOMPLETE = 5 /* no disagreement in what ran, but not all of it ran */ };
 
 /* The exact model re-checks every ENG_DEFAULT_AUDIT-th case of a campaign
  * (about 1% of the host's time; see README, Fast and exact). */

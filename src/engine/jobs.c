@@ -313,8 +313,8 @@ int eng_run_jobs(const eng_options *o)
                 fprintf(stderr, "\r\033[K");
             relay_messages(scratch, k, &seen);
             exits[k] = exit_of(o, k, p < 0 ? -1 : ws);
-            /* 0 and 1 are outcomes (the parent judges the merged findings); 2-4 are failures. */
-            if (exits[k] > EXIT_DISAGREE && status == EXIT_AGREE)
+            /* 0, 1 and 5 are outcomes (the parent judges the merged reports); 2-4 are failures. */
+            if (exits[k] > EXIT_DISAGREE && exits[k] != EXIT_INCOMPLETE && status == EXIT_AGREE)
                 status = exits[k];
         }
         if (left && tty && eng_now() - last_status >= 0.25) {
@@ -343,10 +343,11 @@ int eng_run_jobs(const eng_options *o)
     eng_target target = {o->shader_path ? "user-shader" : isa_lowering_name(o->lowering), dev.name, driver};
     eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
     eng_findings *findings = NULL;
-    unsigned validation_errors = 0, reports = 0;
+    unsigned validation_errors = 0, reports = 0, failed = 0;
     bool interrupted = parent_interrupted != 0, keep_scratch = false;
     for (unsigned k = 0; k < started; k++) {
         char path[1100];
+        failed += exits[k] > EXIT_DISAGREE && exits[k] != EXIT_INCOMPLETE;
         snprintf(path, sizeof path, "%s/job-%u.report", scratch, k);
         eng_worker_report w;
         if (eng_worker_report_read(path, (unsigned)n, &w, err, sizeof err)) {
@@ -395,7 +396,10 @@ int eng_run_jobs(const eng_options *o)
                 status = EXIT_INTERNAL;
             keep_scratch = true;
         }
-        eng_outcome outcome = {o, &dev, merged, (unsigned)n, findings, known_dir, validation_errors, interrupted};
+        if (status == EXIT_AGREE || failed)
+            eng_mark_not_run(merged, (unsigned)n, interrupted);
+        eng_outcome outcome = {o, &dev, merged, (unsigned)n, findings, known_dir, validation_errors, interrupted,
+                               o->jobs, failed};
         status = eng_report_conclude(&outcome, status);
     } else if (status == EXIT_AGREE) {
         status = EXIT_INTERNAL;   /* no worker reported and none said why */

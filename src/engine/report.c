@@ -37,7 +37,8 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
     for (unsigned i = 0; i < n; i++) {
         const eng_op_report *r = &reports[i];
         if (r->skipped[0] && !r->cases) {
-            fprintf(f, "%-24s %s: %s\n", r->op->name, r->stopped ? "STOPPED" : "SKIPPED", r->skipped);
+            fprintf(f, "%-24s %s: %s\n", r->op->name, r->stopped ? "STOPPED" : r->not_run ? "NOT RUN" : "SKIPPED",
+                    r->skipped);
             continue;
         }
         fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
@@ -66,6 +67,35 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
     }
 }
 
+void eng_mark_not_run(eng_op_report *reports, unsigned n, bool interrupted)
+{
+    for (unsigned i = 0; i < n; i++) {
+        eng_op_report *r = &reports[i];
+        if (r->cases || r->skipped[0] || !r->op->translated)
+            continue;
+        r->not_run = true;
+        snprintf(r->skipped, sizeof r->skipped, "%s",
+                 interrupted ? "interrupted before it ran a case" : "no case ran before the --time budget was spent");
+    }
+}
+
+/* Whether part of the run did not happen; why in `why` (may be NULL). */
+static bool eng_incomplete(const eng_outcome *r, char *why, size_t n)
+{
+    unsigned not_run = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        not_run += r->reports[i].not_run;
+    if (why && n) {
+        int k = snprintf(why, n, "%s", r->interrupted ? "interrupted" : "");
+        if (r->workers_failed && k >= 0 && (size_t)k < n)
+            k += snprintf(why + k, n - (size_t)k, "%s%u of %u worker processes failed (their share is missing)",
+                          k ? "; " : "", r->workers_failed, r->workers);
+        if (not_run && k >= 0 && (size_t)k < n)
+            snprintf(why + k, n - (size_t)k, "%s%u of %u ops ran no case", k ? "; " : "", not_run, r->n);
+    }
+    return r->interrupted || r->workers_failed || not_run;
+}
+
 static void write_json(FILE *f, void *ctx)
 {
     const eng_outcome *c = ctx;
@@ -88,6 +118,14 @@ static void write_json(FILE *f, void *ctx)
     char shard[32];
     snprintf(shard, sizeof shard, "%u/%u", c->o->shard, c->o->shards);
     json_string(&j, "shard", c->o->shards > 1 ? shard : NULL);
+    json_bool(&j, "complete", !eng_incomplete(c, NULL, 0));
+    json_bool(&j, "interrupted", c->interrupted);
+    if (c->workers) {
+        json_object(&j, "workers");
+        json_uint(&j, "started", c->workers);
+        json_uint(&j, "failed", c->workers_failed);
+        json_end_object(&j);
+    }
     json_array(&j, "ops");
     for (unsigned i = 0; i < c->n; i++) {
         const eng_op_report *r = &c->reports[i];
@@ -100,6 +138,7 @@ static void write_json(FILE *f, void *ctx)
         json_string(&j, "declared", r->declared);
         json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
         json_bool(&j, "stopped", r->stopped);
+        json_bool(&j, "not_run", r->not_run);
         json_object(&j, "classes");
         for (int k = 0; k < GEN_CLASS_COUNT; k++) {
             if (!r->stats.generated[k])
@@ -142,24 +181,31 @@ int eng_report_conclude(const eng_outcome *r, int status)
     if (eng_findings_known(r->findings))
         printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",
                (unsigned long long)eng_findings_known(r->findings), r->known_dir);
-    if (r->interrupted)
-        fprintf(stderr, "tiefuzz: interrupted; the summary above covers the cases run\n");
+    char why[200];
+    bool incomplete = eng_incomplete(r, why, sizeof why);
+    if (incomplete)
+        fprintf(stderr, "tiefuzz: incomplete: %s; the summary above covers the cases that ran\n", why);
     if (r->o->json_path && io_write_atomic(r->o->json_path, write_json, (void *)r)) {
         fprintf(stderr, "tiefuzz run: cannot write --json %s\n", r->o->json_path);
         if (status == EXIT_AGREE)
             status = EXIT_USAGE;
     }
     if (r->validation_errors)
-        fprintf(stderr, "tiefuzz: %u validation-layer errors\n", r->validation_errors);
-    bool all_skipped = true;
-    for (unsigned i = 0; i < r->n; i++)
-        if (r->reports[i].cases)
-            all_skipped = false;
+        fprintf(stderr, "tiefuzz: %u validation-layer errors: the device's results cannot be trusted\n",
+                r->validation_errors);
+    bool all_skipped = true, shard_empty = true;
+    for (unsigned i = 0; i < r->n; i++) {
+        all_skipped &= !r->reports[i].cases;
+        shard_empty &= r->reports[i].shard_empty;
+    }
+    /* Validation errors first: disagreements seen through them are not evidence. */
+    if (status <= EXIT_DISAGREE && r->validation_errors)
+        status = EXIT_INTERNAL;
     if (status == EXIT_AGREE && eng_findings_unknown(r->findings))
         status = EXIT_DISAGREE;
-    if (status == EXIT_AGREE && all_skipped && !r->interrupted)
+    if (status == EXIT_AGREE && all_skipped && !incomplete && !shard_empty)
         status = EXIT_NO_DEVICE;  /* nothing could run on this device */
-    if (status == EXIT_AGREE && r->validation_errors)
-        status = EXIT_INTERNAL;
+    if (status == EXIT_AGREE && incomplete)
+        status = EXIT_INCOMPLETE;
     return status;
 }

@@ -36,6 +36,8 @@ typedef struct {
     char declared[160];
     char skipped[512];     /* why the op did not run, or stopped */
     bool stopped;          /* by the device (a batch timed out, a lost device), not skipped */
+    bool not_run;          /* it should have run and ran no case (skipped says why) */
+    bool shard_empty;      /* --shard: this shard owns none of the --cases */
     eng_kept_case *kept;   /* the first n_kept disagreements, by case index */
     unsigned n_kept;
 } eng_op_report;
@@ -57,12 +59,19 @@ typedef struct {
     const char *known_dir;
     unsigned validation_errors;
     bool interrupted;
+    unsigned workers, workers_failed;  /* --jobs: worker processes started, and failed (killed, ...) */
 } eng_outcome;
+
+/* Mark the ops that should have run and ran no case (translated, not
+ * skipped for a reason of their own): interrupted, or the --time budget
+ * spent before them.  The summary, --json and the exit status say so. */
+void eng_mark_not_run(eng_op_report *reports, unsigned n, bool interrupted);
 
 /* Print the summary table, the findings and the notes, write the --json
  * document (atomically), and return the exit status: status is a failure
  * met during the run (EXIT_AGREE when none); without one, unknown findings
- * (1), nothing run (3) and validation-layer errors (4) decide. */
+ * (1), nothing run (3), validation-layer errors (4) and an incomplete run
+ * (5: interrupted, a worker lost, ops not run) decide, in that order. */
 int eng_report_conclude(const eng_outcome *r, int status);
 
 #endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Partial runs say what did not run (issue 11, item 4): in the exit status
+# (5 where nothing else decides), the summary, --json and the nightly JUnit.
+# Usage: partial.sh TIEFUZZ SOURCE_ROOT
+set -u
+T=$1 SRC=$2
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+tmp=$(mktemp -d)
+mkdir "$tmp/none"  # an empty rule directory: no known divergences
+trap 'rm -rf "$tmp"' EXIT
+
+# SIGTERM in the first of three ops that agree (exact lowering): exit 5, the
+# two ops that never started marked NOT RUN, --json complete=false.
+"$T" run rdna2.v_fma_f32 rdna2.v_mad_f32 rdna2.v_fma_f16 --lowering exact --time 120s --known "$tmp/none" \
+    --no-findings --json "$tmp/term.json" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 3
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+[ "$got" = 5 ] && ok || { bad "SIGTERM with agreement: exit $got, want 5 (incomplete)"; cat "$tmp/err" >&2; }
+[ "$(grep -c "NOT RUN: interrupted before it ran a case" "$tmp/out")" = 2 ] && ok \
+    || bad "summary: want two ops NOT RUN: $(cat "$tmp/out")"
+grep -q "^tiefuzz: incomplete: interrupted; 2 of 3 ops ran no case" "$tmp/err" && ok \
+    || bad "the incomplete line: $(cat "$tmp/err")"
+python3 - "$tmp/term.json" <<'PY' && ok || bad "--json after SIGTERM: complete, interrupted and not_run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False and d["interrupted"] is True, (d["complete"], d["interrupted"])
+not_run = sorted(o["op"] for o in d["ops"] if o["not_run"])
+assert not_run == ["rdna2.v_fma_f16", "rdna2.v_mad_f32"], not_run
+assert all(o["cases"] > 0 for o in d["ops"] if not o["not_run"])
+PY
+
+# A run that completes says so.
+"$T" run rdna2.v_fma_f32 --lowering exact --cases 70000 --known "$tmp/none" --no-findings --quiet \
+    --json "$tmp/full.json" >/dev/null 2>"$tmp/err"
+got=$?
+[ "$got" = 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["complete"] and not d["interrupted"]' \
+    "$tmp/full.json" && ok || bad "a complete run: exit $got, want 0 and complete=true"
+
+# A shard that owns none of the cases: exit 0, and the reason in the summary (not "no usable device").
+"$T" run rdna2.v_fma_f32 --cases 1000 --shard 1/2 --no-findings --quiet --json "$tmp/shard.json" >"$tmp/out" 2>"$tmp/err"
+got=$?
+[ "$got" = 0 ] && grep -q "SKIPPED: shard 1/2 owns none of the 1000 cases" "$tmp/out" && ok \
+    || bad "empty shard: exit $got, want 0 and the reason: $(cat "$tmp/out" "$tmp/err")"
+
+# A killed --jobs worker is recorded in --json (workers.failed), not only in the exit status.
+"$T" run rdna2.v_fma_f32 --lowering exact --time 8s --known "$tmp/none" --no-findings --jobs 2 --show 0 \
+    --json "$tmp/killed.json" >"$tmp/out" 2>"$tmp/err" &
+parent=$!
+sleep 3
+victim=$(pgrep -P "$parent" | tail -1)
+[ -n "$victim" ] && kill -KILL "$victim"
+wait "$parent"
+got=$?
+[ "$got" = 4 ] && python3 - "$tmp/killed.json" <<'PY' && ok || { bad "killed worker: exit $got, want 4 and workers.failed=1"; cat "$tmp/err" >&2; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["workers"] == {"started": 2, "failed": 1} and d["complete"] is False, (d.get("workers"), d["complete"])
+PY
+
+# The nightly report lists an op that did not run as skipped in JUnit, with the reason.
+mkdir -p "$tmp/r/logs" "$tmp/r/regression" "$tmp/r/findings" "$tmp/r/crashes"
+cat >"$tmp/r/run.json" <<'EOF'
+{"tool": "tiefuzz", "format": 1, "device": {"name": "x"}, "seed": 1, "jobs": 1, "complete": false,
+ "interrupted": false,
+ "ops": [{"op": "rdna2.v_fma_f32", "cases": 65536, "disagreements": 0, "seconds": 1.0, "rounding_cells": 9,
+          "skipped": null, "stopped": false, "not_run": false},
+         {"op": "rdna2.v_mad_f32", "cases": 0, "disagreements": 0, "seconds": 0, "rounding_cells": 0,
+          "skipped": "no case ran before the --time budget was spent", "stopped": false, "not_run": true}],
+ "findings": []}
+EOF
+python3 "$SRC/scripts/nightly-report" --out "$tmp/r" --run-status 5 --seconds 5 --budget 10 --device default \
+    >/dev/null 2>&1
+python3 - "$tmp/r" <<'PY' && ok || bad "nightly report of an incomplete campaign"
+import json, sys, xml.etree.ElementTree as ET
+out = sys.argv[1]
+s = json.load(open(f"{out}/summary.json"))
+# (the fuzz targets did not run here: only the campaign's step is judged)
+run_steps = [f for f in s["failed_steps"] if "tiefuzz run" in f]
+assert s["campaign"]["complete"] is False and run_steps == [], (s["campaign"], run_steps)
+assert [o["op"] for o in s["campaign"]["ops"] if o["not_run"]] == ["rdna2.v_mad_f32"]
+cases = {c.get("name"): c for c in ET.parse(f"{out}/junit.xml").getroot().iter("testcase")}
+sk = cases["rdna2.v_mad_f32"].find("skipped")
+assert sk is not None and "not run" in sk.get("message"), ET.tostring(cases["rdna2.v_mad_f32"])
+assert cases["rdna2.v_fma_f32"].find("skipped") is None
+PY
+
+echo "partial: $pass passed, $fail failed"
+[ "$fail" = 0 ]
