@@ -35,10 +35,9 @@ static int run_batch(const isa_instance *in, const char *path)
     while ((got = io_read_line(f, line, sizeof line, &why)) != 0) {
         lineno++;
         if (got < 0) {
-            fprintf(stderr, "tiefuzz eval: %s:%lu: %s%s%s\n", path, lineno, why,
-                    strcmp(why, "line too long") ? "" : " (more than 8192 characters)",
-                    strcmp(why, "read error") ? "" : strerror(errno));
-            rc = 2;
+            rc = cli_fail("eval", "%s:%lu: %s%s%s", path, lineno, why,
+                          strcmp(why, "line too long") ? "" : " (more than 8192 characters)",
+                          strcmp(why, "read error") ? "" : strerror(errno));
             break;
         }
         int n = io_parse_words(line, w, ISA_MAX_IN + 1, err, sizeof err);
@@ -47,8 +46,7 @@ static int run_batch(const isa_instance *in, const char *path)
         if (n < 0 || n != in->op->n_in) {
             if (n >= 0)
                 snprintf(err, sizeof err, "expected %u input words for %s, found %d", in->op->n_in, in->op->name, n);
-            fprintf(stderr, "tiefuzz eval: %s:%lu: %s\n", path, lineno, err);
-            rc = 2;
+            rc = cli_fail("eval", "%s:%lu: %s", path, lineno, err);  /* err may quote the line */
             break;
         }
         in->op->impl->eval(in, w, out, NULL);

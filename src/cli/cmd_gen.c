@@ -9,7 +9,7 @@
 
 static const char help[] =
     "usage: tiefuzz gen OP [--gen CLASS,...] [--ctrl NAME=VALUE,...] [--param ...] [--seed N] [-n COUNT] [--stats]\n"
-    "Classes: tie near-tie double-round subnormal overflow cancel special random (or all).\n"
+    "Classes: %s (or all).\n"
     "The first line is a comment naming the op and its controls (K included), so that\n"
     "'tiefuzz eval OP --ctrl ... --batch -' reproduces the host outputs.\n";
 
@@ -21,9 +21,11 @@ int cmd_gen(int argc, char **argv)
     eng_options_default(&o);
     uint64_t count = 16;
     bool stats = false;
+    cli_gen_slots slots = {&o.seed, NULL, o.classes, &o.n_classes}; /* -n, not --cases */
     while (a.i < argc && !a.failed) {
         if (cli_flag(&a, "--help")) {
-            fputs(help, stdout);
+            char names[512];
+            printf(help, cli_class_names(names, sizeof names));
             return 0;
         } else if (cli_flag(&a, "--stats"))
             stats = true;
@@ -31,18 +33,11 @@ int cmd_gen(int argc, char **argv)
             ctrl = v;
         else if ((v = cli_value(&a, "--param")))
             param = v;
-        else if ((v = cli_value(&a, "--seed"))) {
-            if (!cli_parse_u64(v, &o.seed))
-                return cli_fail("gen", "--seed '%s': expected a number", v);
-        } else if ((v = cli_value(&a, "-n"))) {
+        else if (cli_gen_option(&a, &slots))
+            continue;
+        else if ((v = cli_value(&a, "-n"))) {
             if (!cli_parse_u64(v, &count))
                 return cli_fail("gen", "-n '%s': expected a number", v);
-        } else if ((v = cli_value(&a, "--gen"))) {
-            const char *bad;
-            int n = gen_class_list_parse(v, o.classes, &bad);
-            if (n <= 0)
-                return cli_fail("gen", "--gen: unknown class '%s'", n < 0 ? bad : v);
-            o.n_classes = (unsigned)n;
         } else if (a.failed)
             break;
         else if (argv[a.i][0] == '-')

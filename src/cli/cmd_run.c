@@ -11,6 +11,7 @@ static const char help[] =
     "                   [--show N] [--keep N] [--strict-nan] [--validate] [--audit N]\n"
     "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N] [--jobs N]\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
+    "--gen classes (default all, cycled): %s.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
     "--shard K/N runs every N-th block of 262,144 cases starting at block K: N shards cover one run.\n"
     "--jobs N runs the campaign on N worker processes, each with its own device handle, and merges\n"
@@ -30,10 +31,12 @@ int cmd_run(int argc, char **argv)
     const char *globs[64];
     unsigned n_globs = 0;
     const char *v;
-    bool have_cases = false, have_time = false;
+    bool have_time = false;
+    cli_gen_slots slots = {&o.seed, &o.cases, o.classes, &o.n_classes};
     while (a.i < argc && !a.failed) {
         if (cli_flag(&a, "--help")) {
-            fputs(help, stdout);
+            char names[512];
+            printf(help, cli_class_names(names, sizeof names));
             return 0;
         } else if (cli_flag(&a, "--quiet"))
             o.quiet = true;
@@ -66,21 +69,9 @@ int cmd_run(int argc, char **argv)
             if (l < 0)
                 return cli_fail("run", "--lowering '%s': expected direct or exact", v);
             o.lowering = (isa_lowering)l;
-        } else if ((v = cli_value(&a, "--gen"))) {
-            const char *bad;
-            int n = gen_class_list_parse(v, o.classes, &bad);
-            if (n <= 0)
-                return cli_fail("run", "--gen: unknown class '%s' (tie near-tie double-round subnormal overflow "
-                                "cancel special random all)", n < 0 ? bad : v);
-            o.n_classes = (unsigned)n;
-        } else if ((v = cli_value(&a, "--seed"))) {
-            if (!cli_parse_u64(v, &o.seed))
-                return cli_fail("run", "--seed '%s': expected a number", v);
-        } else if ((v = cli_value(&a, "--cases"))) {
-            if (!cli_parse_u64(v, &o.cases) || !o.cases)
-                return cli_fail("run", "--cases '%s': expected a positive number", v);
-            have_cases = true;
-        } else if ((v = cli_value(&a, "--time"))) {
+        } else if (cli_gen_option(&a, &slots))
+            continue;
+        else if ((v = cli_value(&a, "--time"))) {
             if (!cli_parse_duration(v, &o.seconds) || o.seconds <= 0)
                 return cli_fail("run", "--time '%s': expected a duration such as 90s, 5m or 1h", v);
             have_time = true;
@@ -121,6 +112,8 @@ int cmd_run(int argc, char **argv)
             break;
         else if (argv[a.i][0] == '-')
             return cli_fail("run", "unknown option '%s'", argv[a.i]);
+        else if (!cli_printable(argv[a.i]))  /* op names are printable ASCII: no glob with other bytes matches */
+            return cli_fail("run", "no op matches '%s' (see 'tiefuzz ops')", argv[a.i]);
         else if (n_globs < 64)
             globs[n_globs++] = argv[a.i++];
         else
@@ -128,7 +121,7 @@ int cmd_run(int argc, char **argv)
     }
     if (a.failed)
         return 2;
-    if (have_cases && have_time)
+    if (o.cases && have_time) /* o.cases is 0 (time-bound) unless --cases gave it */
         return cli_fail("run", "give --cases or --time, not both");
     o.globs = globs;
     o.n_globs = n_globs;

@@ -11,6 +11,7 @@ static const char help[] =
     "controls fuzzed and model parameters drawn per block of 4,096 cases unless fixed, and has the\n"
     "exact model re-evaluate every one: outputs and verdict (classes, rounding cells, tie exponent)\n"
     "from the fast path, outputs from the batch path.  No Vulkan device is needed.\n"
+    "--gen classes (default all, cycled): %s.\n"
     "Exit: 0 all agree, 2 bad usage, 4 a difference (a tiefuzz bug; the cases are printed).\n";
 
 int cmd_selftest(int argc, char **argv)
@@ -21,29 +22,21 @@ int cmd_selftest(int argc, char **argv)
     const char *globs[64];
     unsigned n_globs = 0;
     const char *v;
+    cli_gen_slots slots = {&o.seed, &o.cases, o.classes, &o.n_classes};
     while (a.i < argc && !a.failed) {
         if (cli_flag(&a, "--help")) {
-            fputs(help, stdout);
+            char names[512];
+            printf(help, cli_class_names(names, sizeof names));
             return 0;
         } else if (cli_flag(&a, "--quiet"))
             o.quiet = true;
-        else if ((v = cli_value(&a, "--cases"))) {
-            if (!cli_parse_u64(v, &o.cases) || !o.cases)
-                return cli_fail("selftest", "--cases '%s': expected a positive number", v);
-        } else if ((v = cli_value(&a, "--seed"))) {
-            if (!cli_parse_u64(v, &o.seed))
-                return cli_fail("selftest", "--seed '%s': expected a number", v);
-        } else if ((v = cli_value(&a, "--threads"))) {
+        else if (cli_gen_option(&a, &slots))
+            continue;
+        else if ((v = cli_value(&a, "--threads"))) {
             uint64_t t;
             if (!cli_parse_u64(v, &t) || t < 1 || t > 64)
                 return cli_fail("selftest", "--threads '%s': expected 1 to 64", v);
             o.threads = (unsigned)t;
-        } else if ((v = cli_value(&a, "--gen"))) {
-            const char *bad;
-            int n = gen_class_list_parse(v, o.classes, &bad);
-            if (n <= 0)
-                return cli_fail("selftest", "--gen: unknown class '%s'", n < 0 ? bad : v);
-            o.n_classes = (unsigned)n;
         } else if ((v = cli_value(&a, "--ctrl")))
             o.ctrl_text = v;
         else if ((v = cli_value(&a, "--param")))
@@ -52,6 +45,8 @@ int cmd_selftest(int argc, char **argv)
             break;
         else if (argv[a.i][0] == '-')
             return cli_fail("selftest", "unknown option '%s'", argv[a.i]);
+        else if (!cli_printable(argv[a.i]))  /* op names are printable ASCII: no glob with other bytes matches */
+            return cli_fail("selftest", "no op matches '%s' (see 'tiefuzz ops')", argv[a.i]);
         else if (n_globs < 64)
             globs[n_globs++] = argv[a.i++];
         else

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
             }
             return rc;
         }
-    fprintf(stderr, "tiefuzz: unknown command '%s'\n\n%s", argv[1], usage);
+    char name[256];
+    fprintf(stderr, "tiefuzz: unknown command '%s'\n\n%s", cli_escape(argv[1], name, sizeof name), usage);
     return 2;
 }

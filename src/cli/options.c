@@ -1,4 +1,5 @@
 /* Argument helpers. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,27 +40,108 @@ const char *cli_value(cli_args *a, const char *name)
     return a->argv[a->i - 1];
 }
 
+const char *cli_escape(const char *s, char *buf, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t used = 0;
+    if (!n)
+        return buf;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        bool plain = *p >= 0x20 && *p < 0x7f;
+        size_t need = plain ? 1 : 4;
+        if (used + need >= n)
+            break;
+        if (plain) {
+            buf[used++] = (char)*p;
+            continue;
+        }
+        buf[used++] = '\\';
+        buf[used++] = 'x';
+        buf[used++] = hex[*p >> 4];
+        buf[used++] = hex[*p & 15];
+    }
+    buf[used] = 0;
+    return buf;
+}
+
+bool cli_printable(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            return false;
+    return true;
+}
+
+/* Messages echo user text (op names, values, paths, lines of files) and every message has one
+ * line, so the whole message is escaped here rather than each argument at each call. */
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
+    char raw[2048], safe[4 * sizeof raw];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tiefuzz %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "tiefuzz %s: %s\n", cmd, cli_escape(raw, safe, sizeof safe));
     return 2;
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
-    if (!*s || *s == '-')
+    /* strtoull would skip spaces, take a sign and saturate silently at 2^64 - 1. */
+    if (*s < '0' || *s > '9')
         return false;
+    errno = 0;
     unsigned long long v = strtoull(s, &end, 0);
-    if (*end)
+    if (*end || errno == ERANGE)
         return false;
     *out = v;
     return true;
+}
+
+const char *cli_class_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int c = 0; c < GEN_CLASS_COUNT && used < n; c++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", c ? " " : "", gen_class_name((gen_class)c));
+    return buf;
+}
+
+/* --gen CLASS,... into the slots; the message names every class, from the class table. */
+static void parse_gen(cli_args *a, const char *v, const cli_gen_slots *s)
+{
+    const char *bad;
+    int n = gen_class_list_parse(v, s->classes, &bad);
+    if (n > 0) {
+        *s->n_classes = (unsigned)n;
+        return;
+    }
+    char names[512];
+    cli_fail(a->cmd, "--gen '%s': unknown class '%s' (expected %s, or all)", v, n < 0 ? bad : v,
+             cli_class_names(names, sizeof names));
+    a->failed = true;
+}
+
+bool cli_gen_option(cli_args *a, const cli_gen_slots *s)
+{
+    const char *v;
+    int before = a->i;
+    if ((v = cli_value(a, "--gen")))
+        parse_gen(a, v, s);
+    else if ((v = cli_value(a, "--seed"))) {
+        if (!cli_parse_u64(v, s->seed)) {
+            cli_fail(a->cmd, "--seed '%s': expected a number from 0 to 18446744073709551615 (2^64 - 1)", v);
+            a->failed = true;
+        }
+    } else if (s->cases && (v = cli_value(a, "--cases"))) {
+        if (!cli_parse_u64(v, s->cases) || !*s->cases || *s->cases > CLI_MAX_CASES) {
+            cli_fail(a->cmd, "--cases '%s': expected a number from 1 to %llu (2^62)", v,
+                     (unsigned long long)CLI_MAX_CASES);
+            a->failed = true;
+        }
+    }
+    return a->i != before;
 }
 
 bool cli_parse_duration(const char *s, double *seconds)

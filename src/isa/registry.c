@@ -152,7 +152,17 @@ static const char *parse_pairs(const char *text, const char *what, int count,
     char buf[512];
     if (strlen(text) >= sizeof buf)
         return "list too long";
+    /* Names and values are printable ASCII; saying where another byte is, instead of echoing it,
+     * keeps raw bytes out of every message built here (the engine prints them as they are). */
+    for (size_t i = 0; text[i]; i++)
+        if ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] >= 0x7f) {
+            snprintf(parse_error, sizeof parse_error, "%s list: byte 0x%02x at position %zu is not printable ASCII",
+                     what, (unsigned char)text[i], i + 1);
+            return parse_error;
+        }
     strcpy(buf, text);
+    /* The value each name was given, to refuse a second one (neg=1,neg=2 would keep the last). */
+    const char *given[CTRL_COUNT + PARAM_COUNT] = {0}; /* room for either table */
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
@@ -168,6 +178,12 @@ static const char *parse_pairs(const char *text, const char *what, int count,
             snprintf(parse_error, sizeof parse_error, "unknown %s '%s'", what, tok);
             return parse_error;
         }
+        if (given[id]) {
+            snprintf(parse_error, sizeof parse_error, "%s %s given twice (%s=%s, then %s=%s)", what, tok, tok,
+                     given[id], tok, eq + 1);
+            return parse_error;
+        }
+        given[id] = eq + 1;
         if (!value_of(id, eq + 1, &out[id])) {
             snprintf(parse_error, sizeof parse_error, "%s %s: bad value '%s'", what, tok, eq + 1);
             return parse_error;
