@@ -62,6 +62,32 @@ d = json.load(open(sys.argv[1]))
 assert d["workers"] == {"started": 2, "failed": 1} and d["complete"] is False, (d.get("workers"), d["complete"])
 PY
 
+# kill -9 of the --jobs parent: the workers die with it (they stop cleanly and leave
+# their files in the scratch directory), a later --jobs run names what was left, and
+# 'tiefuzz merge' recovers the finding files (issue 11, item 5).
+mkdir "$tmp/scratch"
+TMPDIR="$tmp/scratch" "$T" run rdna2.v_fma_f32 --time 60s --known "$tmp/none" --findings "$tmp/f-orphan" --jobs 2 \
+    --show 0 >/dev/null 2>&1 &
+parent=$!
+sleep 4
+workers=$(pgrep -P "$parent" | tr '\n' ' ')
+kill -KILL "$parent"
+wait "$parent" 2>/dev/null
+sleep 3
+left=""
+for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+[ -n "$workers" ] && [ -z "$left" ] && ok || bad "workers of a killed parent: started '$workers', still running '$left'"
+for w in $left; do kill -KILL "$w"; done
+scratch=$(ls -d "$tmp/scratch"/tiefuzz-jobs-* 2>/dev/null | head -1)
+ls "$scratch"/job-*/*.finding >/dev/null 2>&1 && ok || bad "the killed run's workers left no finding files in '$scratch'"
+TMPDIR="$tmp/scratch" "$T" run rdna2.v_fma_f32 --lowering exact --cases 70000 --jobs 2 --no-findings --quiet \
+    >/dev/null 2>"$tmp/err"
+grep -q "$scratch holds what the workers of an earlier --jobs run (pid $parent, findings $tmp/f-orphan)" "$tmp/err" \
+    && ok || bad "a later --jobs run does not name the orphaned scratch directory: $(cat "$tmp/err")"
+"$T" merge -o "$tmp/f-recovered" "$scratch"/job-*/ >/dev/null 2>"$tmp/err" \
+    && ls "$tmp/f-recovered"/rdna2.v_fma_f32-*.finding >/dev/null 2>&1 && ok \
+    || bad "merge of the orphaned scratch directory: $(cat "$tmp/err")"
+
 # The nightly report lists an op that did not run as skipped in JUnit, with the reason.
 mkdir -p "$tmp/r/logs" "$tmp/r/regression" "$tmp/r/findings" "$tmp/r/crashes"
 cat >"$tmp/r/run.json" <<'EOF'

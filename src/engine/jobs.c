@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +112,61 @@ static int run_worker(const eng_options *o, unsigned k, const char *scratch, eng
     /* The machine's cores are shared among the workers' generation threads. */
     w.threads = o->threads / o->jobs ? o->threads / o->jobs : 1;
     return eng_run(&w);
+}
+
+/* ---- a parent killed outright ----
+ *
+ * The workers die with their parent (SIGTERM: each stops cleanly and
+ * leaves its report and finding files in the scratch directory), and the
+ * scratch directory names its owner, so that a later --jobs run can point
+ * at what a killed one left (tiefuzz merge brings it in). */
+
+static void write_owner(const char *scratch, const char *findings_dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/owner", scratch);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;  /* only the orphan note needs it */
+    fprintf(f, "pid %ld\nfindings %s\n", (long)getpid(), findings_dir ? findings_dir : "-");
+    fclose(f);
+}
+
+static bool alive(long pid) { return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM); }
+
+/* Scratch directories under tmp whose owner is gone and which still hold
+ * finding files: named on stderr, with the command that recovers them. */
+static void note_orphans(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, "tiefuzz-jobs-", 13))
+            continue;
+        char path[1100], findings[1100] = "-";
+        long pid = 0;
+        snprintf(path, sizeof path, "%s/%s/owner", tmp, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int got = fscanf(f, "pid %ld findings %1099[^\n]", &pid, findings);
+        fclose(f);
+        if (got < 1 || alive(pid))
+            continue;
+        fprintf(stderr, "tiefuzz run: %s/%s holds what the workers of an earlier --jobs run (pid %ld, findings %s) "
+                "wrote before it was killed; 'tiefuzz merge -o DIR %s/%s/job-*/' brings their finding files in\n",
+                tmp, e->d_name, pid, findings, tmp, e->d_name);
+    }
+    closedir(d);
+}
+
+/* In a new worker: die with the parent, even one killed outright. */
+static void follow_parent(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)  /* it died before the line above */
+        raise(SIGTERM);
 }
 
 typedef struct {
@@ -228,13 +284,16 @@ int eng_run_jobs(const eng_options *o)
         return EXIT_USAGE;
     }
     const char *tmp = getenv("TMPDIR");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    note_orphans(tmp);
     char scratch[1024];
-    snprintf(scratch, sizeof scratch, "%s/tiefuzz-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(scratch, sizeof scratch, "%s/tiefuzz-jobs-XXXXXX", tmp);
     if (!mkdtemp(scratch)) {
         fprintf(stderr, "tiefuzz run: --jobs: cannot make a scratch directory %s (%s)\n", scratch, strerror(errno));
         io_known_free(&known);
         return EXIT_INTERNAL;
     }
+    write_owner(scratch, o->findings_dir);
     if (!o->quiet)
         fprintf(stderr, "tiefuzz: %u worker processes, lowering %s, seed %llu\n", o->jobs,
                 o->shader_path ? "user shader" : isa_lowering_name(o->lowering), (unsigned long long)o->seed);
@@ -259,9 +318,11 @@ int eng_run_jobs(const eng_options *o)
     sigaction(SIGTERM, &sa, &old_term);
     int status = EXIT_AGREE;
     unsigned started = 0;
+    pid_t parent = getpid();
     for (unsigned k = 0; k < o->jobs; k++, started++) {
         pids[k] = fork();
         if (pids[k] == 0) {
+            follow_parent(parent);
             /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
             eng_catch_interrupts();
             /* Its messages go to a file the parent relays: once, not once per worker,
