@@ -26,7 +26,7 @@ import json, os, sys
 d = json.load(open(sys.argv[1]))
 fs = d["findings"]
 assert fs, "no findings"
-files = sorted(os.listdir(sys.argv[2]))
+files = sorted(f for f in os.listdir(sys.argv[2]) if f.endswith(".finding"))  # not the lock file
 assert len(files) == len(fs) == len({f["signature"] for f in fs}), (len(files), len(fs))
 assert all(f["file"] and os.path.basename(f["file"]) in files for f in fs)
 for f in fs:

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "options.h"
 #include "engine/campaign.h"
+#include "engine/findings.h"
 
 static const char help[] =
     "usage: tiefuzz run [OP-GLOB...] [--device SEL] [--lowering direct|exact] [--gen CLASS,...] [--seed N]\n"
@@ -125,5 +126,21 @@ int cmd_run(int argc, char **argv)
         return cli_fail("run", "give --cases or --time, not both");
     o.globs = globs;
     o.n_globs = n_globs;
-    return eng_run(&o);
+    /* Bad usage first, so that it creates no findings directory. */
+    const isa_op *ops[ENG_MAX_OPS];
+    int n = eng_check_run(&o, ops);
+    if (n < 0)
+        return -n;
+    /* One writer a findings directory for the whole run, --jobs workers
+     * included (they write into scratch directories the parent merges). */
+    eng_dir_lock lock;
+    char err[4400];
+    int rc = eng_dir_lock_take(o.findings_dir, &lock, err, sizeof err);
+    if (rc != ENG_LOCK_HELD) {
+        fprintf(stderr, "tiefuzz run: %s\n", err);
+        return rc == ENG_LOCK_BUSY ? EXIT_USAGE : EXIT_INTERNAL;
+    }
+    int status = eng_run(&o);
+    eng_dir_lock_release(&lock);
+    return status;
 }
