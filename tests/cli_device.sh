@@ -88,6 +88,12 @@ run 0 "the same module as --shader" rdna2.v_fma_f16 --shader "$tmp/direct.spvasm
 printf 'OpCapability Shader\nthis is not SPIR-V\n' >"$tmp/broken.spvasm"
 run 2 "broken shader rejected" rdna2.v_fma_f16 --shader "$tmp/broken.spvasm" --cases 10
 grep -q "broken.spvasm" "$tmp/err" && ok || bad "broken shader named"
+# A LocalSize past the device's limits is refused, not run into a false finding (issue 11, item 6).
+for size in "4294967295 1 1" "64 64 64" "64 0 1"; do
+    sed "s/LocalSize [0-9]* [0-9]* [0-9]*/LocalSize $size/" "$tmp/direct.spvasm" >"$tmp/big.spvasm"
+    run 2 "LocalSize $size refused" rdna2.v_fma_f16 --shader "$tmp/big.spvasm" --cases 10 --no-findings
+    grep -q "big.spvasm: LocalSize $size: " "$tmp/err" && ok || bad "LocalSize $size: $(cat "$tmp/err")"
+done
 # A batch that does not finish in --timeout: the device is abandoned (not waited for, not torn
 # down under the running work, which crashed in the driver before), the summary says why, exit 3.
 start=$SECONDS

@@ -43,7 +43,7 @@ cat >"$tmp/r/run.json" <<'EOF'
  "ops": [{"op": "rdna2.v_fma_f32", "cases": 65536, "disagreements": 0, "seconds": 1.0, "rounding_cells": 9,
           "skipped": "the device 'llvmpipe' did not finish a batch within 1000 ms", "stopped": true},
          {"op": "rdna2.v_fma_f64", "cases": 0, "disagreements": 0, "seconds": 0, "rounding_cells": 0,
-          "skipped": "not translated (decision record D993)", "stopped": false}]}
+          "skipped": "not translated (see doc/translation.md)", "stopped": false}]}
 EOF
 python3 "$SRC/scripts/nightly-report" --out "$tmp/r" --run-status 3 --seconds 5 --budget 10 --device default \
     >/dev/null 2>&1

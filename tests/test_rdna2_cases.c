@@ -1,4 +1,4 @@
-/* The decision record's hand-worked cases and the modifier rules, on the
+/* The hand-worked cases of doc/translation.md and the modifier rules, on the
  * host model. */
 #include <string.h>
 #include "check.h"

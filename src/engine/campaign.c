@@ -552,7 +552,7 @@ static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl
             usable++;
     }
     if (!usable) {
-        fprintf(stderr, "tiefuzz run: %s is not translated (decision record D993): nothing to run on a device; "
+        fprintf(stderr, "tiefuzz run: %s is not translated (see doc/translation.md): nothing to run on a device; "
                 "'tiefuzz eval' has its host model\n", ops[0]->name);
         free(tmpl);
         return -EXIT_USAGE;
@@ -652,7 +652,7 @@ int eng_run(const eng_options *o)
         r->op = ops[i];
         r->kept = calloc(o->keep ? o->keep : 1, sizeof *r->kept);
         if (!ops[i]->translated) {
-            snprintf(r->skipped, sizeof r->skipped, "not translated (decision record D993)");
+            snprintf(r->skipped, sizeof r->skipped, "not translated (see doc/translation.md)");
             continue;
         }
         if (!owns_cases) {

@@ -27,7 +27,7 @@ static unsigned per_tuple_of(const isa_op *op) { return op->impl->lower_tile ? o
 static const char *build_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
 {
     if (!in->op->translated)
-        return "this op is not translated (decision record D993); only its host model exists";
+        return "this op is not translated (see doc/translation.md); only its host model exists";
     body_ctx c = {in, l};
     return spv_kernel_build(in->op->n_in, in->op->n_out, per_tuple_of(in->op), &dev->caps, body, &c, k);
 }
@@ -77,6 +77,25 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
     return 0;
 }
 
+/* A LocalSize within the device's limits: a driver need not refuse one
+ * beyond them, and one that runs anyway gives false findings. */
+static int group_fits(const vkd_info *dev, const uint32_t size[3], const char *path, char *err, size_t errn)
+{
+    uint64_t all = (uint64_t)size[0] * size[1] * size[2];
+    for (int i = 0; i < 3; i++)
+        if (size[i] == 0 || size[i] > dev->max_group_size[i]) {
+            snprintf(err, errn, "%s: LocalSize %u %u %u: the %c size must be 1 to %u on %s", path, size[0], size[1],
+                     size[2], "xyz"[i], dev->max_group_size[i], dev->name);
+            return -1;
+        }
+    if (all > dev->max_group_invocations) {
+        snprintf(err, errn, "%s: LocalSize %u %u %u: %llu invocations a workgroup, more than the %u %s allows", path,
+                 size[0], size[1], size[2], (unsigned long long)all, dev->max_group_invocations, dev->name);
+        return -1;
+    }
+    return 0;
+}
+
 int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn)
 {
     memset(out, 0, sizeof *out);
@@ -95,7 +114,7 @@ int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char
     spv_interface f;
     spv_scan_interface(&out->spv, &f);
     const char *why = !f.glcompute_main ? "no GLCompute entry point named \"main\""
-                      : !f.local_size   ? "no LocalSize execution mode (LocalSizeId is not supported)"
+                      : !f.local_size[0] ? "no LocalSize execution mode (LocalSizeId is not supported)"
                       : !f.binding[0]   ? "nothing decorated Binding 0 (the input words)"
                       : !f.binding[1]   ? "nothing decorated Binding 1 (the output words)"
                       : !f.push_constant ? "no push-constant block (the tuple count, a uint at offset 0)"
@@ -106,7 +125,12 @@ int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char
         spv_module_free(&out->spv);
         return -1;
     }
-    out->local_size = f.local_size;
+    if (group_fits(dev, f.local_size, path, err, errn)) {
+        spv_module_free(&out->spv);
+        return -1;
+    }
+    /* Tuples are dealt out along x (GlobalInvocationId.x); the groups follow from x alone. */
+    out->local_size = f.local_size[0];
     out->user = true;
     out->per_tuple = 1;
     snprintf(out->declared, sizeof out->declared, "%s", f.declared[0] ? f.declared : "none");

@@ -3,7 +3,7 @@
  * Both lowerings share the plumbing (operand selection, sign modifiers,
  * omod, clamp, half placement: all integer edits of bit patterns) and differ
  * only in the arithmetic core:
- *  - direct: decision record D993's translation: GLSL.std.450 Fma for the
+ *  - direct: the translation decision (doc/translation.md): GLSL.std.450 Fma for the
  *    fused f32 forms; for the all-half fused forms an exact f32 product,
  *    TwoSum, round to odd and a conversion to f16; Fma then conversion for a
  *    mix narrowing with an f32 source; NoContraction multiply and add with
@@ -71,7 +71,7 @@ static unsigned fop(spv_builder *b, const char *fmt, unsigned x, unsigned y)
     return r;
 }
 
-/* D993's fused_to_half in f32: the product of halves is exact; TwoSum finds
+/* fused_to_half (doc/translation.md) in f32: the product of halves is exact; TwoSum finds
  * the sum's error; round to odd; one conversion to f16. */
 static unsigned direct_sum_to_half(spv_builder *b, unsigned p, unsigned c)
 {
@@ -297,7 +297,7 @@ const char *rdna2_lower(const isa_instance *in, isa_lowering l, spv_builder *b, 
         return NULL;
     }
     case RDNA2_FMA64:
-        return "V_FMA_F64 is not translated (decision record D993); the host model is available through eval";
+        return "V_FMA_F64 is not translated (see doc/translation.md); the host model is available through eval";
     }
     return "unknown form";
 }

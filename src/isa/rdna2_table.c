@@ -1,7 +1,7 @@
 /* The RDNA 2 multiply-add opcodes: one row each.  Adding an opcode of an
  * existing form means adding a row here and nothing else.
  * Semantics: README.md, "Instructions, models and lowerings" (the models and
- * parameters, restating the decision record D993 this project implements). */
+ * parameters, as doc/translation.md states the translation decision they implement). */
 #include <stddef.h>
 #include "rdna2.h"
 
@@ -60,19 +60,19 @@ const isa_op rdna2_ops[] = {
      0, &rdna2_impl, RDNA2_PK16, {0, 1, 2}, 0, GEN_FLOAT_CLASSES, NULL},
     {"rdna2.v_pk_fmac_f16", "rdna2", "RDNA 2 VOP2", "two lanes, D = S0*S1 + D, fused; no modifiers", true, 3, 1,
      {H2("s0"), H2("s1"), H2("d")}, {H2("d")}, {0}, 0, &rdna2_impl, RDNA2_PK16, {0, 1, 2}, 0, GEN_FLOAT_CLASSES, NULL},
-    {"rdna2.v_mad_f32", "rdna2", "GCN and RDNA 1 VOP3 (absent from RDNA 2 tables; kept by D993)",
+    {"rdna2.v_mad_f32", "rdna2", "GCN and RDNA 1 VOP3 (absent from RDNA 2 tables; kept: doc/translation.md)",
      "D = S0*S1 + S2, unfused, denormals flushed", true, 3, 1, {F32("s0"), F32("s1"), F32("s2")}, {F32("d")},
      VOP3_MODS, P(OMOD), &rdna2_impl, RDNA2_MAD32, {0, 1, 2}, 0, GEN_FLOAT_CLASSES, NULL},
-    {"rdna2.v_mac_f32", "rdna2", "GCN and RDNA 1 VOP2 (absent from RDNA 2 tables; kept by D993)",
+    {"rdna2.v_mac_f32", "rdna2", "GCN and RDNA 1 VOP2 (absent from RDNA 2 tables; kept: doc/translation.md)",
      "D = S0*S1 + D, unfused, flushed", true, 3, 1, {F32("s0"), F32("s1"), F32("d")}, {F32("d")}, {0}, 0,
      &rdna2_impl, RDNA2_MAD32, {0, 1, 2}, 0, GEN_FLOAT_CLASSES, NULL},
-    {"rdna2.v_madak_f32", "rdna2", "GCN and RDNA 1 VOP2 + literal (absent from RDNA 2 tables; kept by D993)",
+    {"rdna2.v_madak_f32", "rdna2", "GCN and RDNA 1 VOP2 + literal (absent from RDNA 2 tables; kept: doc/translation.md)",
      "D = S0*S1 + K, unfused, flushed", true, 2, 1, {F32("s0"), F32("s1")}, {F32("d")}, K_ONLY, 0, &rdna2_impl,
      RDNA2_MAD32, {0, 1, RDNA2_SRC_K}, 0, GEN_FLOAT_CLASSES, NULL},
-    {"rdna2.v_madmk_f32", "rdna2", "GCN and RDNA 1 VOP2 + literal (absent from RDNA 2 tables; kept by D993)",
+    {"rdna2.v_madmk_f32", "rdna2", "GCN and RDNA 1 VOP2 + literal (absent from RDNA 2 tables; kept: doc/translation.md)",
      "D = S0*K + S1, unfused, flushed", true, 2, 1, {F32("s0"), F32("s1")}, {F32("d")}, K_ONLY, 0, &rdna2_impl,
      RDNA2_MAD32, {0, RDNA2_SRC_K, 1}, 0, GEN_FLOAT_CLASSES, NULL},
-    {"rdna2.v_fma_f64", "rdna2", "RDNA 2 VOP3", "D = S0*S1 + S2 in f64 (not translated, per D993)", false, 6, 2,
+    {"rdna2.v_fma_f64", "rdna2", "RDNA 2 VOP3", "D = S0*S1 + S2 in f64 (not translated: doc/translation.md)", false, 6, 2,
      {{"s0_lo", WORD_F64LO}, {"s0_hi", WORD_F64HI}, {"s1_lo", WORD_F64LO}, {"s1_hi", WORD_F64HI},
       {"s2_lo", WORD_F64LO}, {"s2_hi", WORD_F64HI}},
      {{"d_lo", WORD_F64LO}, {"d_hi", WORD_F64HI}}, {0}, 0, &rdna2_impl, RDNA2_FMA64, {0, 1, 2}, 0, GEN_FLOAT_CLASSES, NULL},

@@ -155,7 +155,7 @@ static spv_result_t on_inst(void *user, const spv_parsed_instruction_t *inst)
         break;
     case SpvOpExecutionMode:
         if (w[2] == SpvExecutionModeLocalSize && inst->num_words >= 6)
-            f->local_size = w[3] * w[4] * w[5];
+            memcpy(f->local_size, &w[3], sizeof f->local_size);
         if (w[2] == SpvExecutionModeRoundingModeRTE || w[2] == SpvExecutionModeSignedZeroInfNanPreserve ||
             w[2] == SpvExecutionModeDenormPreserve || w[2] == SpvExecutionModeDenormFlushToZero ||
             w[2] == SpvExecutionModeRoundingModeRTZ) {

@@ -27,7 +27,7 @@ int spv_load_file(const char *path, spv_module *out, char *err, size_t errn);
 typedef struct {
     bool glcompute_main;
     uint32_t main_id;
-    unsigned local_size;
+    uint32_t local_size[3];  /* LocalSize x, y, z (0: none declared) */
     bool binding[2];
     bool push_constant;
     char declared[160];   /* its float-control execution modes */

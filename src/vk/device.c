@@ -111,6 +111,8 @@ static void describe(VkPhysicalDevice pd, unsigned index, vkd_info *o)
     o->driver_version = base.driverVersion;
     o->vendor_id = base.vendorID;
     o->device_id = base.deviceID;
+    memcpy(o->max_group_size, base.limits.maxComputeWorkGroupSize, sizeof o->max_group_size);
+    o->max_group_invocations = base.limits.maxComputeWorkGroupInvocations;
     memcpy(o->uuid, v12 ? idp.deviceUUID : base.pipelineCacheUUID, VK_UUID_SIZE);
     if (v12) {
         snprintf(o->driver_name, sizeof o->driver_name, "%s", p12.driverName);

@@ -21,6 +21,7 @@ typedef struct {
     bool denorm_preserve[3], denorm_flush[3], rtz[3];
     VkShaderFloatControlsIndependence denorm_independence, rounding_independence;
     bool khr_shader_fma, khr_cooperative_matrix;
+    uint32_t max_group_size[3], max_group_invocations;  /* compute workgroup limits */
     spv_device_caps caps;  /* what modules may declare */
 } vkd_info;
 
