@@ -1,6 +1,5 @@
 /* tiefuzz export: findings as regression tuples, Amber scripts or
  * TestFloat-style lines. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,33 +34,17 @@ static int collect(const char *path, item **items, unsigned *n, char *err, size_
         return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d) {
-            snprintf(err, errn, "%s: cannot open", path);
+        char **names;
+        unsigned k;
+        if (io_dir_list(path, ".finding", &names, &k, err, errn))
             return -1;
-        }
-        /* As many names as the directory holds: none is dropped. */
-        char **names = NULL;
-        unsigned k = 0, cap = 0;
-        for (struct dirent *e; (e = readdir(d));) {
-            size_t len = strlen(e->d_name);
-            if (len <= 8 || strcmp(e->d_name + len - 8, ".finding"))
-                continue;
-            if (k == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 256) * sizeof *names)))
-                abort();
-            if (!(names[k++] = strdup(e->d_name)))
-                abort();
-        }
-        closedir(d);
         int rc = 0;
-        for (unsigned i = 0; i < k; i++) {
+        for (unsigned i = 0; i < k && !rc; i++) {
             char p[600];
             snprintf(p, sizeof p, "%s/%s", path, names[i]);
-            if (!rc)
-                rc = collect(p, items, n, err, errn);
-            free(names[i]);
+            rc = collect(p, items, n, err, errn);
         }
-        free(names);
+        io_names_free(names, k);
         return rc;
     }
     char *buf;

@@ -8,7 +8,6 @@
  * on the command line wins ties.  The kept file's count line becomes the
  * sum of the counts; all else is copied byte for byte (explanation intact),
  * atomically.  Every input is read and checked before anything is written. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,35 +103,14 @@ static int add_file(merge_set *s, const char *dir, const char *name, char *err, 
 
 static int add_dir(merge_set *s, const char *dir, char *err, size_t errn)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, errn, "%s: %s", dir, strerror(errno));
+    char **names;
+    unsigned k;
+    if (io_dir_list(dir, ".finding", &names, &k, err, errn))
         return -1;
-    }
-    char **names = NULL;
-    unsigned k = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (len > 8 && len < 256 && !strcmp(e->d_name + len - 8, ".finding")) {
-            names = realloc(names, (k + 1) * sizeof *names);
-            names[k++] = strdup(e->d_name);
-        }
-    }
-    closedir(d);
-    /* Sorted, so the result does not depend on the order readdir returns. */
-    for (unsigned i = 1; i < k; i++)
-        for (unsigned j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char *t = names[j];
-            names[j] = names[j - 1];
-            names[j - 1] = t;
-        }
     int rc = 0;
-    for (unsigned i = 0; i < k; i++) {
-        if (!rc)
-            rc = add_file(s, dir, names[i], err, errn);
-        free(names[i]);
-    }
-    free(names);
+    for (unsigned i = 0; i < k && !rc; i++)
+        rc = add_file(s, dir, names[i], err, errn);
+    io_names_free(names, k);
     return rc;
 }
 

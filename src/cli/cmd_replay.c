@@ -1,7 +1,6 @@
 /* tiefuzz replay: regression tuple files on the host and on a device.  A
  * host mismatch is a model bug and fails; a device mismatch fails unless a
  * known-divergence rule covers it for that device. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,31 +19,41 @@ static const char help[] =
     "PATH: .tuples files or directories of them (default: corpus/regression).\n"
     "Exit 0 when everything passes, 1 on a failure, 2 for a bad file, 3 without a usable device.\n";
 
-static int add_paths(const char *path, char ***list, unsigned *n)
+static bool push_path(char ***list, unsigned *n, const char *path)
+{
+    char **grown = realloc(*list, (*n + 1) * sizeof **list);
+    if (!grown)
+        return false;
+    *list = grown;
+    return (grown[*n] = strdup(path)) ? (++*n, true) : false;
+}
+
+/* Appends path, or the *.tuples files of the directory path (sorted).  0, or -1 with err. */
+static int add_paths(const char *path, char ***list, unsigned *n, char *err, size_t errn)
 {
     struct stat st;
-    if (stat(path, &st))
+    if (stat(path, &st)) {
+        snprintf(err, errn, "%s: no such file or directory", path);
         return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        *list = realloc(*list, (*n + 1) * sizeof **list);
-        (*list)[(*n)++] = strdup(path);
-        return 0;
     }
-    struct dirent **names;
-    int k = scandir(path, &names, NULL, alphasort);
-    for (int i = 0; i < k; i++) {
-        size_t len = strlen(names[i]->d_name);
-        if (len > 7 && !strcmp(names[i]->d_name + len - 7, ".tuples")) {
+    bool ok = true;
+    if (!S_ISDIR(st.st_mode))
+        ok = push_path(list, n, path);
+    else {
+        char **names;
+        unsigned k;
+        if (io_dir_list(path, ".tuples", &names, &k, err, errn))
+            return -1;
+        for (unsigned i = 0; i < k && ok; i++) {
             char p[1024];
-            snprintf(p, sizeof p, "%s/%s", path, names[i]->d_name);
-            *list = realloc(*list, (*n + 1) * sizeof **list);
-            (*list)[(*n)++] = strdup(p);
+            snprintf(p, sizeof p, "%s/%s", path, names[i]);
+            ok = push_path(list, n, p);
         }
-        free(names[i]);
+        io_names_free(names, k);
     }
-    if (k >= 0)
-        free(names);
-    return 0;
+    if (!ok)
+        snprintf(err, errn, "%s: out of memory", path);
+    return ok ? 0 : -1;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -82,10 +91,10 @@ int cmd_replay(int argc, char **argv)
     char regression_dir[1024];
     if (!n_given)
         given[n_given++] = eng_default_corpus_dir("regression", regression_dir, sizeof regression_dir);
-    for (unsigned i = 0; i < n_given; i++)
-        if (add_paths(given[i], &files, &n_files))
-            return cli_fail("replay", "%s: no such file or directory", given[i]);
     char err[1024];
+    for (unsigned i = 0; i < n_given; i++)
+        if (add_paths(given[i], &files, &n_files, err, sizeof err))
+            return cli_fail("replay", "%s", err);
     io_known known = {0};
     if (eng_known_load(known_dir ? known_dir : eng_default_known_dir(), known_dir != NULL, &known, err, sizeof err))
         return cli_fail("replay", "known divergences: %s", err);

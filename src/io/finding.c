@@ -1,4 +1,5 @@
 /* Finding files and the binary case encoding. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -412,4 +413,61 @@ char *io_finding_with_count(const char *buf, size_t len, uint64_t count)
     put(&b, "%.*scount %llu%.*s", (int)(at - buf), buf, (unsigned long long)count, (int)(sum - eol), eol);
     put(&b, "checksum xxh64 %016llx\n", (unsigned long long)XXH64(b.s, b.len, 0));
     return b.s;
+}
+
+void io_names_free(char **names, unsigned n)
+{
+    while (n)
+        free(names[--n]);
+    free(names);
+}
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+    size_t len = strlen(name), k = strlen(suffix);
+    return len > k && !strcmp(name + len - k, suffix);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Appends a copy of name, growing the array by doubling; false when out of memory. */
+static bool push_name(char ***names, unsigned *n, unsigned *cap, const char *name)
+{
+    if (*n == *cap) {
+        unsigned grown_cap = *cap ? 2 * *cap : 16;
+        char **grown = realloc(*names, grown_cap * sizeof *grown);
+        if (!grown)
+            return false;
+        *names = grown;
+        *cap = grown_cap;
+    }
+    return ((*names)[*n] = strdup(name)) ? (++*n, true) : false;
+}
+
+int io_dir_list(const char *dir, const char *suffix, char ***names_out, unsigned *n_out, char *err, size_t errn)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        int why = errno;
+        snprintf(err, errn, "%s: %s", dir, why == ENOTDIR ? "not a directory" : strerror(why));
+        errno = why;
+        return -1;
+    }
+    char **names = NULL;
+    unsigned n = 0, cap = 0;
+    bool oom = false;
+    for (struct dirent *e; !oom && (e = readdir(d));)
+        oom = has_suffix(e->d_name, suffix) && !push_name(&names, &n, &cap, e->d_name);
+    closedir(d);
+    if (oom) {
+        io_names_free(names, n);
+        snprintf(err, errn, "%s: out of memory listing the directory", dir);
+        errno = ENOMEM;
+        return -1;
+    }
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    *names_out = names;
+    *n_out = n;
+    return 0;
 }

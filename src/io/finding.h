@@ -67,5 +67,11 @@ bool io_is_case_binary(const uint8_t *buf, size_t len);
 
 /* Read a whole file (at most max bytes) into a malloc'd buffer; 0 or -1 with err. */
 int io_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errn);
+/* The names in dir that end in suffix (and are longer than it), sorted by strcmp so that nothing
+ * depends on the order the file system returns them, and every one of them (a dropped rule or
+ * finding file would change a verdict).  0 with a malloc'd array (io_names_free), or -1 with
+ * "dir: why" in err and errno saying why (ENOMEM: out of memory; else opendir's). */
+int io_dir_list(const char *dir, const char *suffix, char ***names, unsigned *n, char *err, size_t errn);
+void io_names_free(char **names, unsigned n);
 
 #endif

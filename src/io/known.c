@@ -1,6 +1,5 @@
 /* Known-divergence rules. */
 #define _GNU_SOURCE   /* strcasestr */
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -113,84 +112,31 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
     return 0;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 bool io_lowering_name_valid(const char *name)
 {
     return !strcmp(name, "direct") || !strcmp(name, "exact") || !strcmp(name, "user-shader");
 }
 
-static void free_names(char **names, unsigned n)
-{
-    while (n)
-        free(names[--n]);
-    free(names);
-}
-
-/* The *.txt names in d, however many (none may be dropped: a dropped file
- * would turn its known divergences into new findings).  0, or -1 with err. */
-static int rule_files(DIR *d, const char *dir, char ***names_out, unsigned *n_out, char *err, size_t errn)
-{
-    char **names = NULL;
-    unsigned n = 0, cap = 0;
-    bool oom = false;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (len <= 4 || strcmp(e->d_name + len - 4, ".txt"))
-            continue;
-        if (n == cap) {
-            char **grown = realloc(names, (cap ? 2 * cap : 16) * sizeof *names);
-            if ((oom = !grown))
-                break;
-            names = grown;
-            cap = cap ? 2 * cap : 16;
-        }
-        if ((oom = !(names[n] = strdup(e->d_name))))
-            break;
-        n++;
-    }
-    if (oom) {
-        snprintf(err, errn, "%s: out of memory listing the rule files", dir);
-        free_names(names, n);
-        return -1;
-    }
-    *names_out = names;
-    *n_out = n;
-    return 0;
-}
-
 int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, size_t errn)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (!required)
-            return 0;
-        snprintf(err, errn, "%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno));
-        return -1;
-    }
     char **names;
     unsigned n;
-    if (rule_files(d, dir, &names, &n, err, errn)) {
-        closedir(d);
-        return -1;
-    }
-    closedir(d);
-    qsort(names, n, sizeof names[0], by_name);
+    if (io_dir_list(dir, ".txt", &names, &n, err, errn))
+        /* The default directory may be absent (no rules); running out of memory never passes. */
+        return !required && errno != ENOMEM ? 0 : -1;
     int rc = 0;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n && !rc; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         char *buf;
         size_t len;
-        if (!rc && io_read_file(path, 1u << 20, &buf, &len, err, errn) == 0) {
+        rc = io_read_file(path, 1u << 20, &buf, &len, err, errn);
+        if (!rc) {
             rc = io_known_parse(buf, len, path, k, err, errn);
             free(buf);
-        } else if (!rc) {
-            rc = -1;
         }
-        free(names[i]);
     }
-    free(names);
+    io_names_free(names, n);
     return rc;
 }
 
