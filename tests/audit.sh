@@ -4,14 +4,9 @@
 # tuple, by the sampled audit and by the re-check of disagreements; the real
 # build audits the same cases and reports how many in --json.
 # Usage: audit.sh TIEFUZZ TIEFUZZ_PLANTED
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$(realpath "$1") P=$(realpath "$2")
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
 for audit in 64 0; do
@@ -41,5 +36,4 @@ ops = json.load(open(sys.argv[1]))["ops"]
 assert all(o["audited"] == 1000 for o in ops), [(o["op"], o["audited"]) for o in ops]
 PY
 
-echo "audit: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish audit

@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # Campaigns on the default device (lavapipe in CI), validation layer on.
 # Usage: cli_device.sh TIEFUZZ DATADIR
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1 DATA=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
 mkdir "$tmp/none"  # an empty rule directory: no known divergences
-trap 'rm -rf "$tmp"' EXIT
 run() {  # run WANT_STATUS DESCRIPTION ARGS...
     local want=$1 what=$2; shift 2
     "$T" run "$@" --validate >"$tmp/out" 2>"$tmp/err"
@@ -231,5 +226,4 @@ sed -i '3s/./X/' "$tmp/f-bad/$victim"
 run 3 "no such device" rdna2.v_fma_f32 --device no-such-gpu --cases 10
 grep -q "no Vulkan device matches 'no-such-gpu'" "$tmp/err" && ok || bad "missing device named"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -3,19 +3,14 @@
 # campaign writes one minimized file per signature; repro, minimize, export
 # and replay work on them; bad files are refused with a clear message.
 # Usage: cli_findings.sh TIEFUZZ SOURCE_DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SRC=$(cd "$2" && pwd)
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 status() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
-tmp=$(mktemp -d)
 mkdir "$tmp/none"  # an empty rule directory: no known divergences
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 default=$("$T" devices --json | python3 -c 'import json,sys; print([d["name"] for d in json.load(sys.stdin)["devices"] if d["default"]][0])')
-case "$default" in llvmpipe*) ;; *) echo "skipped: these expectations are lavapipe's (default device: $default)"; echo "0 passed, 0 failed"; exit 0 ;; esac
+case "$default" in llvmpipe*) ;; *) echo "skipped: these expectations are lavapipe's (default device: $default)"; finish; exit ;; esac
 
 # A direct campaign without the known rules: it disagrees (exit 1) and writes
 # one minimized finding per signature.
@@ -113,5 +108,4 @@ s=$(status "$T" replay "$SRC/corpus/regression" --host-only)
 s=$(status "$T" replay "$SRC/corpus/regression" --known "$SRC/corpus/known")
 [ "$s" = 0 ] && ok || bad "corpus/regression on the device: exit $s: $(tail -3 "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

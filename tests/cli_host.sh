@@ -1,23 +1,8 @@
 #!/usr/bin/env bash
 # Command-line behaviour that needs no device: usage errors, eval, gen, ops.
 # Usage: cli_host.sh TIEFUZZ
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
-# Every file the suite writes lives here, so two suites at once never share a path.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_status() {  # expect_status WANT DESCRIPTION CMD...
-    local want=$1 what=$2; shift 2
-    "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want; stderr: $(head -c 300 "$tmp/cli.err")"; fi
-}
-expect_in() {  # expect_in FILE TEXT DESCRIPTION
-    if grep -q -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(head -c 300 "$1")"; fi
-}
 
 expect_status 2 "no command" "$T"
 expect_status 2 "unknown command" "$T" frobnicate
@@ -175,5 +160,4 @@ expect_in "$tmp/cli.err" "cannot write in .*no-such-dir: No such file or directo
 expect_status 2 "run --json a directory" "$T" run v_fma_f32 --cases 1 --json "$tmp"
 expect_in "$tmp/cli.err" "is a directory" "--json directory named"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -2,14 +2,9 @@
 # Input parsing that needs no device (issue 11, item 11): the class lists in help and messages,
 # out-of-range --seed / --cases, duplicate --ctrl / --param names, and user bytes echoed escaped.
 # Usage: cli_parse.sh TIEFUZZ
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # Every run below must stop at its arguments: should one get past them, no device matches.
 RUN="run --device no-such-device --cases 1"
 # expect WANT_STATUS TEXT CMD...: the exit status, and TEXT (fixed string) in stdout or stderr.
@@ -91,5 +86,4 @@ expect 2 "--param: model parameter list: byte 0x0a at position 6" "$T" gen v_fma
 no_raw_bytes "gen --param"
 expect 2 "--seed '\\xff': expected a number" "$T" gen v_fma_f32 --seed "$ff"; no_raw_bytes "gen --seed"
 
-echo "cli-parse: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish cli-parse

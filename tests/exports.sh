@@ -6,23 +6,9 @@
 # so the scripts' workgroup arithmetic and EXPECT lines are checked here, in
 # Python, against the op's outputs.
 # Usage: exports.sh TIEFUZZ [device]   (device: also repro on the default device)
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
 mode=${2:-host}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_status() {  # expect_status WANT DESCRIPTION CMD...
-    local want=$1 what=$2; shift 2
-    "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
-    local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want; stderr: $(head -c 300 "$tmp/cli.err")"; fi
-}
-expect_in() {  # expect_in FILE TEXT DESCRIPTION
-    if grep -q -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(head -c 300 "$1")"; fi
-}
 
 # mk.py OUT OP KIND STRICT INPUT HOST DEVICE: a finding file, checksummed as
 # tiefuzz does (xxh64 of everything before the last line).  STRICT is yes, no
@@ -245,5 +231,4 @@ if [ "$mode" = device ]; then
     fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,15 +4,11 @@
 # once (exit 2) naming DIR and the holder's pid, and write nothing; once it
 # is released they go ahead, and the lock file names the last holder.
 # Usage: findings_lock.sh TIEFUZZ SOURCE_DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
 SRC=$2
-tmp=$(mktemp -d)
 holder=
-trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+on_exit '[ -n "$holder" ] && kill "$holder" 2>/dev/null'
 
 mkdir "$tmp/in" "$tmp/out" "$tmp/none"
 cp "$SRC"/corpus/fuzz/formats/rdna2.v_fma_f32-*.finding "$tmp/in/"
@@ -56,5 +52,4 @@ grep -qx "pid $pid" "$lock" && ok || bad "the lock file names the merge's pid $p
 "$T" merge "$tmp/in" -o "$tmp/new" >"$tmp/stdout" 2>"$tmp/err" && [ -f "$tmp/new/.tiefuzz.lock" ] && ok \
     || bad "merge into a new directory: $(cat "$tmp/err")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

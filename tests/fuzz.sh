@@ -4,14 +4,9 @@
 # UndefinedBehaviorSanitizer: fuzz_formats runs for 20 seconds, fuzz_diff
 # over its seeds.
 # Usage: fuzz.sh SOURCE_DIR BUILD_DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 SRC=$(cd "$1" && pwd)
 BUILD=$(cd "$2" && pwd)
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$BUILD/fuzz/fuzz_formats_replay" "$SRC/corpus/fuzz/formats" && ok || bad "fuzz_formats replay over its seeds"
 "$BUILD/fuzz/fuzz_diff_replay" "$SRC/corpus/fuzz/diff" && ok || bad "fuzz_diff replay over its seeds"
@@ -108,5 +103,4 @@ if command -v clang >/dev/null 2>&1; then
 else
     echo "skipped: clang is not installed, so no libFuzzer build (the replay builds ran)"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -3,14 +3,11 @@
 # type) against the built-in translation: the e-zero tile class finds it
 # within 10,000 tiles, 1,000,000 uniform random tiles rarely or never.
 # Usage: mma_planted.sh TIEFUZZ
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
-tmp=$(mktemp -d)
 mkdir "$tmp/none"  # an empty rule directory: no known divergences
-trap 'rm -rf "$tmp"' EXIT
 OP=mma.volta.m8n8k4.f32.f16.f16.f16
-pass=0 fail=0
-"$T" shader $OP --lowering exact -o "$tmp/m.spvasm" || { echo "FAIL: shader"; echo "0 passed, 1 failed"; exit 1; }
+"$T" shader $OP --lowering exact -o "$tmp/m.spvasm" || { bad shader; finish; exit; }
 count() {  # count CLASS CASES: prints "disagreements first-case"
     rm -f "$tmp/r.json"
     "$T" run $OP --shader "$tmp/m.spvasm" --param e_zero_key=c-type --gen "$1" --cases "$2" --quiet --no-findings \
@@ -22,7 +19,6 @@ read -r en ef < <(count e-zero 10000)
 read -r rn rf < <(count random 1000000)
 echo "e_zero keyed by C type: e-zero class: $en of 10,000 tiles disagree (first at tile $ef);" \
      "uniform random: $rn of 1,000,000 (first at $rf)"
-[ "$ef" != none ] && [ "$ef" -lt 10000 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: e-zero class missed it"; }
-[ "$rn" -lt 100 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: random tiles found it often ($rn)"; }
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+[ "$ef" != none ] && [ "$ef" -lt 10000 ] && ok || bad "e-zero class missed it"
+[ "$rn" -lt 100 ] && ok || bad "random tiles found it often ($rn)"
+finish

@@ -9,14 +9,9 @@
 # the SARIF 2.1.0 shape (the properties the schema requires, and the links
 # between results and rules).  Shares the fuzz suite's clang build.
 # Usage: nightly.sh SOURCE_DIR BUILD_DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 SRC=$(cd "$1" && pwd)
 BUILD=$(cd "$2" && pwd)
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # The CI set-ups in ci/ parse, and point at what this repository has.
 python3 - "$SRC" <<'PY' && ok || bad "the workflows and ClusterFuzzLite files in ci/"
 import os, sys, yaml
@@ -172,5 +167,4 @@ llvmpipe*)
     ;;
 *) check_reports "$tmp/n" any "$tmp/night1.json" && ok || bad "night 2 reports" ;;
 esac
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

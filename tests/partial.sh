@@ -2,14 +2,9 @@
 # Partial runs say what did not run (issue 11, item 4): in the exit status
 # (5 where nothing else decides), the summary, --json and the nightly JUnit.
 # Usage: partial.sh TIEFUZZ SOURCE_ROOT
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1 SRC=$2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
 mkdir "$tmp/none"  # an empty rule directory: no known divergences
-trap 'rm -rf "$tmp"' EXIT
 
 # SIGTERM in the first of three ops that agree (exact lowering): exit 5, the
 # two ops that never started marked NOT RUN, --json complete=false.
@@ -115,5 +110,4 @@ assert sk is not None and "not run" in sk.get("message"), ET.tostring(cases["rdn
 assert cases["rdna2.v_fma_f32"].find("skipped") is None
 PY
 
-echo "partial: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish partial

@@ -3,14 +3,9 @@
 # found within 10,000 generated cases by the class aimed at them, while
 # uniform random inputs need far more.  Prints both counts for each.
 # Usage: planted.sh TIEFUZZ_PLANTED
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1
-tmp=$(mktemp -d)
 mkdir "$tmp/none"  # an empty rule directory: no known divergences
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # first_disagreement OP CTRL CLASS CASES: prints "first count" (first = none when none).
 first_disagreement() {
@@ -41,5 +36,4 @@ check ".RS on a 32-bit sum" maxwell.imad_hi_u32 none carry
 read -r tf tn < <(first_disagreement maxwell.xmad cop=3,b_h1=1 merge 10000)
 [ "$tf" != none ] && ok || bad "CBCC half: not found by the merge class"
 echo "CBCC reading the selected half: merge class: first disagreement at case $tf, $tn in 10,000 cases"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

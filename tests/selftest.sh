@@ -4,14 +4,9 @@
 # controls and parameters change every 4,096 cases); bad usage is refused; and
 # a planted fast-path mistake (tiefuzz-planted) is caught and named.
 # Usage: selftest.sh TIEFUZZ TIEFUZZ_PLANTED
-set -u
+. "$(dirname "$0")/lib.sh"
 T=$1 P=$2
 cases=${TIEFUZZ_SELFTEST_CASES:-400000}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$T" selftest --cases "$cases" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -60,5 +55,4 @@ grep -q "(case [0-9]* of seed 1)$" "$tmp/first1" && cmp -s "$tmp/first1" "$tmp/f
 "$P" selftest rdna2.v_mad_f32 --cases 20000 >/dev/null 2>&1
 [ $? = 0 ] && ok || bad "planted build: v_mad_f32 should agree"
 
-echo "selftest: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish selftest
