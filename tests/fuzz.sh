@@ -23,10 +23,7 @@ esac
 
 if command -v clang >/dev/null 2>&1; then
     FB="$BUILD/fuzz-clang"
-    if [ ! -f "$FB/build.ninja" ]; then
-        CC=clang meson setup "$FB" "$SRC" -Dfuzzing=enabled -Db_sanitize=address,undefined -Db_lundef=false \
-            --buildtype=debugoptimized >"$tmp/setup.log" 2>&1 || { cat "$tmp/setup.log"; bad "clang fuzz build setup"; }
-    fi
+    "$SRC/scripts/sanitizer-build" "$FB" >"$tmp/setup.log" 2>&1 || { cat "$tmp/setup.log"; bad "clang fuzz build setup"; }
     if ninja -C "$FB" fuzz/fuzz_formats fuzz/fuzz_diff >"$tmp/build.log" 2>&1; then
         ok
         cp -r "$SRC/corpus/fuzz/formats" "$tmp/corpus"
