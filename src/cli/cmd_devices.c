@@ -43,7 +43,7 @@ int cmd_devices(int argc, char **argv)
     char err[512], ver[32];
     if (vkd_enumerate(&list, &n, err, sizeof err)) {
         fprintf(stderr, "tiefuzz devices: %s\n", err);
-        return 3;
+        return EXIT_NO_DEVICE;
     }
     int def = vkd_choose(list, n, NULL);
     if (json) {

@@ -89,14 +89,14 @@ int cmd_eval(int argc, char **argv)
             return cli_fail("eval", "too many words");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!op_name) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     isa_instance in;
     if (cli_instance("eval", op_name, ctrl, param, &in))
-        return 2;
+        return EXIT_USAGE;
     if (batch) {
         if (n_words)
             return cli_fail("eval", "give either --batch or words, not both");

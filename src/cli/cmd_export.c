@@ -78,7 +78,7 @@ static int export_tuples(item *items, unsigned n, const char *dir)
 {
     if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
-        return 2;
+        return EXIT_USAGE;
     }
     for (unsigned i = 0; i < n; i++) {
         if (!items[i].c.in.op)
@@ -95,7 +95,7 @@ static int export_tuples(item *items, unsigned n, const char *dir)
             if (io_read_file(path, 64u << 20, &buf, &len, err, sizeof err) ||
                 io_regression_parse(buf, len, path, &r, err, sizeof err)) {
                 fprintf(stderr, "tiefuzz export: %s\n", err);
-                return 2;
+                return EXIT_USAGE;
             }
             free(buf);
         }
@@ -127,7 +127,7 @@ static int export_tuples(item *items, unsigned n, const char *dir)
         io_regression_free(&r);
         if (rc) {
             fprintf(stderr, "tiefuzz export: cannot write %s\n", path);
-            return 2;
+            return EXIT_USAGE;
         }
         printf("%s: %u tuples merged\n", path, added);
     }
@@ -303,7 +303,7 @@ static int export_amber(item *items, unsigned n, const char *dir)
 {
     if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
-        return 2;
+        return EXIT_USAGE;
     }
     vkd_info dev = export_device();
     static char err[1 << 16];
@@ -317,7 +317,7 @@ static int export_amber(item *items, unsigned n, const char *dir)
         eng_module m;
         if (eng_module_build(&it->c.in, it->lowering, &dev, &m, err, sizeof err)) {
             fprintf(stderr, "tiefuzz export: %s: %s\n", it->path, err);
-            return 2;
+            return EXIT_USAGE;
         }
         char *dis = spv_disassemble(&m.spv);
         char *s = amber_script(it, &m, dis);
@@ -329,7 +329,7 @@ static int export_amber(item *items, unsigned n, const char *dir)
         eng_module_free(&m);
         if (rc) {
             fprintf(stderr, "tiefuzz export: cannot write %s\n", path);
-            return 2;
+            return EXIT_USAGE;
         }
         printf("%s\n", path);
     }
@@ -350,7 +350,7 @@ static int export_testfloat(item *items, unsigned n, const char *dir)
 {
     if (io_make_dirs(dir)) {
         fprintf(stderr, "tiefuzz export: cannot create %s\n", dir);
-        return 2;
+        return EXIT_USAGE;
     }
     unsigned skipped = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -388,7 +388,7 @@ static int export_testfloat(item *items, unsigned n, const char *dir)
             if (io_write_atomic(path, write_text, s)) {
                 fprintf(stderr, "tiefuzz export: cannot write %s\n", path);
                 free(s);
-                return 2;
+                return EXIT_USAGE;
             }
             printf("%s: %u lines\n", path, lines);
         }
@@ -423,10 +423,10 @@ int cmd_export(int argc, char **argv)
             return cli_fail("export", "too many paths");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!format || !n_paths) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     if (strcmp(format, "tuples") && strcmp(format, "amber") && strcmp(format, "testfloat"))
         return cli_fail("export", "--format '%s': expected tuples, amber or testfloat", format);
@@ -437,7 +437,7 @@ int cmd_export(int argc, char **argv)
         if (collect(paths[i], &items, &n, err, sizeof err)) {
             fprintf(stderr, "tiefuzz export: %s\n", err);
             free(items);
-            return 2;
+            return EXIT_USAGE;
         }
     qsort(items, n, sizeof *items, by_path);
     int rc;

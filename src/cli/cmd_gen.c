@@ -48,14 +48,14 @@ int cmd_gen(int argc, char **argv)
             return cli_fail("gen", "unexpected argument '%s'", argv[a.i]);
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!op_name) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     isa_instance tmpl, in;
     if (cli_instance("gen", op_name, ctrl, param, &tmpl))
-        return 2;
+        return EXIT_USAGE;
     bool fixed_k = ctrl && strstr(ctrl, "k=");
     gen_class wanted[64];
     unsigned n_wanted = o.n_classes;

@@ -154,7 +154,7 @@ static void write_report(FILE *f, void *ctx)
 }
 
 /* Every input read and checked; the output directory's own findings take
- * part, first, so a merge into it never loses one.  0, or 2 after saying why. */
+ * part, first, so a merge into it never loses one.  0, or EXIT_USAGE after saying why. */
 static int read_inputs(merge_set *s, const char *out_dir, bool out_exists, const char *const *dirs, unsigned n)
 {
     char err[1024];
@@ -163,11 +163,11 @@ static int read_inputs(merge_set *s, const char *out_dir, bool out_exists, const
         bad = strcmp(dirs[i], out_dir) && add_dir(s, dirs[i], err, sizeof err);
     if (bad)
         fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
-    return bad ? 2 : 0;
+    return bad ? EXIT_USAGE : 0;
 }
 
 /* 0 with -o DIR locked (and made); else the exit status, after saying why:
- * another writer is bad usage (2), an unwritable directory a write failure (4). */
+ * another writer is bad usage, an unwritable directory a write failure (EXIT_INTERNAL). */
 static int lock_out_dir(const char *dir, eng_dir_lock *lock)
 {
     char err[4400];
@@ -175,7 +175,7 @@ static int lock_out_dir(const char *dir, eng_dir_lock *lock)
     if (rc == ENG_LOCK_HELD)
         return 0;
     fprintf(stderr, "tiefuzz merge: %s (nothing written)\n", err);
-    return rc == ENG_LOCK_BUSY ? 2 : 4;
+    return rc == ENG_LOCK_BUSY ? EXIT_USAGE : EXIT_INTERNAL;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -201,10 +201,10 @@ int cmd_merge(int argc, char **argv)
             return cli_fail("merge", "too many directories (at most 256)");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!n_dirs) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     merge_set s = {NULL, 0};
     int rc = 0;
@@ -227,7 +227,7 @@ int cmd_merge(int argc, char **argv)
         char *counted = NULL;
         if (m->total_count != m->rec.count && !(counted = io_finding_with_count(m->bytes, m->len, m->total_count))) {
             fprintf(stderr, "tiefuzz merge: %s: no count line to update\n", m->path);
-            rc = 4;
+            rc = EXIT_INTERNAL;
             break;
         }
         if (!counted && !strcmp(target, m->path))
@@ -235,7 +235,7 @@ int cmd_merge(int argc, char **argv)
         raw_bytes r = {counted ? counted : m->bytes, counted ? strlen(counted) : m->len};
         if (io_write_atomic(target, write_raw, &r)) {
             fprintf(stderr, "tiefuzz merge: %s: %s\n", target, strerror(errno));
-            rc = 4;
+            rc = EXIT_INTERNAL;
         } else {
             written++;
         }
@@ -251,7 +251,7 @@ int cmd_merge(int argc, char **argv)
         printf("%u findings in %s (%u files written)\n", s.n, out_dir, written);
         if (json_path && io_write_atomic(json_path, write_report, &s)) {
             fprintf(stderr, "tiefuzz merge: %s: %s\n", json_path, strerror(errno));
-            rc = 4;
+            rc = EXIT_INTERNAL;
         }
     }
     eng_dir_lock_release(&lock);

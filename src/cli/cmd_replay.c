@@ -85,7 +85,7 @@ int cmd_replay(int argc, char **argv)
             return cli_fail("replay", "too many paths");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (host_only && device)
         return cli_fail("replay", "give --device or --host-only, not both");
     char regression_dir[1024];
@@ -104,25 +104,25 @@ int cmd_replay(int argc, char **argv)
         dev = vkd_open(device, false, err, sizeof err);
         if (!dev) {
             fprintf(stderr, "tiefuzz replay: %s\n", err);
-            return 3;
+            return EXIT_NO_DEVICE;
         }
     }
     unsigned long total = 0, host_fail = 0, dev_fail = 0, dev_known = 0, skipped = 0;
     int status = 0;
-    for (unsigned f = 0; f < n_files && status != 3; f++) {
+    for (unsigned f = 0; f < n_files && status != EXIT_NO_DEVICE; f++) {
         char *buf;
         size_t len;
         io_regression r;
         if (io_read_file(files[f], 64u << 20, &buf, &len, err, sizeof err) ||
             (io_regression_parse(buf, len, files[f], &r, err, sizeof err) ? (free(buf), 1) : (free(buf), 0))) {
             fprintf(stderr, "tiefuzz replay: %s\n", err);
-            status = 2;
+            status = EXIT_USAGE;
             continue;
         }
         const isa_op *op = isa_op_find(r.op);
         if (!op) {
             fprintf(stderr, "tiefuzz replay: %s:2: unknown op '%s'\n", files[f], r.op);
-            status = 2;
+            status = EXIT_USAGE;
             io_regression_free(&r);
             continue;
         }
@@ -139,7 +139,7 @@ int cmd_replay(int argc, char **argv)
                 why = "the word counts do not fit the op";
             if (why) {
                 fprintf(stderr, "tiefuzz replay: %s:%u: %s\n", files[f], e->line, why);
-                status = 2;
+                status = EXIT_USAGE;
                 continue;
             }
             total++;
@@ -160,7 +160,7 @@ int cmd_replay(int argc, char **argv)
             }
             if (!exec[l] && !(exec[l] = eng_exec_create(dev, (isa_lowering)l, NULL, 1024, err, sizeof err))) {
                 fprintf(stderr, "tiefuzz replay: %s\n", err);
-                status = 3;
+                status = EXIT_NO_DEVICE;
                 break;
             }
             uint32_t out[ISA_MAX_OUT];
@@ -168,7 +168,7 @@ int cmd_replay(int argc, char **argv)
             if (eng_exec_run(exec[l], &in, e->in, 1, out, err, sizeof err, &dev_err)) {
                 fprintf(stderr, "tiefuzz replay: %s:%u: %s\n", files[f], e->line, err);
                 if (dev_err) {
-                    status = 3;
+                    status = EXIT_NO_DEVICE;
                     break;
                 }
                 skipped++;
@@ -209,5 +209,5 @@ int cmd_replay(int argc, char **argv)
     printf("\n");
     if (status)
         return status;
-    return host_fail || dev_fail ? 1 : 0;
+    return host_fail || dev_fail ? EXIT_DISAGREE : EXIT_AGREE;
 }

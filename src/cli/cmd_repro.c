@@ -140,7 +140,7 @@ int cmd_repro(int argc, char **argv)
             return cli_fail("repro", "too many files");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!n)
         return cli_fail("repro", "give at least one finding or crash file");
     static loaded_case cases[256];
@@ -158,9 +158,9 @@ int cmd_repro(int argc, char **argv)
     d.dev = vkd_open(device, false, err, sizeof err);
     if (!d.dev) {
         fprintf(stderr, "tiefuzz repro: %s\n", err);
-        return 3;
+        return EXIT_NO_DEVICE;
     }
-    int still = 0;
+    bool still = false;
     for (unsigned i = 0; i < n; i++) {
         loaded_case *lc = &cases[i];
         if (!lc->c.in.op)
@@ -172,7 +172,7 @@ int cmd_repro(int argc, char **argv)
             fprintf(stderr, "tiefuzz repro: %s: %s\n", files[i], err);
             if (dev_err || !x) {
                 close_devices(&d);
-                return dev_err ? 3 : 2;
+                return dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
             }
             bad = 1;
             continue;
@@ -188,14 +188,17 @@ int cmd_repro(int argc, char **argv)
             eng_kind k = eng_classify(&lc->c.in, lc->c.words, host, out);
             printf("  verdict: disagrees (%s, signature %016llx)\n\n", eng_kind_name(k),
                    (unsigned long long)eng_signature(&lc->c.in, &t, k));
-            still = 1;
+            still = true;
         }
     }
     close_devices(&d);
-    return bad ? 2 : still;
+    return bad ? EXIT_USAGE : still ? EXIT_DISAGREE : EXIT_AGREE;
 }
 
 static void write_text(FILE *f, void *ctx) { fputs(ctx, f); }
+
+/* minimize's own status: the finding no longer disagrees on this device. */
+enum { EXIT_NOTHING_TO_MINIMIZE = 1 };
 
 int cmd_minimize(int argc, char **argv)
 {
@@ -223,41 +226,41 @@ int cmd_minimize(int argc, char **argv)
             return cli_fail("minimize", "one finding file at a time");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!file)
         return cli_fail("minimize", "give a finding file");
     char err[1024];
     static loaded_case lc;
     if (load_case(file, &lc, err, sizeof err)) {
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     if (!lc.is_finding)
         return cli_fail("minimize", "%s: a binary case carries no signature; run 'tiefuzz repro' on it", file);
     d.dev = vkd_open(device, false, err, sizeof err);
     if (!d.dev) {
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
-        return 3;
+        return EXIT_NO_DEVICE;
     }
     eng_exec *x = exec_for(&d, &lc, err, sizeof err);
     if (!x) {
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
         close_devices(&d);
-        return 2;
+        return EXIT_USAGE;
     }
     uint32_t dev_out[ISA_MAX_OUT], host[ISA_MAX_OUT];
     bool dev_err;
     if (eng_exec_run(x, &lc.c.in, lc.c.words, 1, dev_out, err, sizeof err, &dev_err)) {
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
         close_devices(&d);
-        return dev_err ? 3 : 2;
+        return dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
     }
     lc.c.in.op->impl->eval(&lc.c.in, lc.c.words, host, NULL);
     if (eng_outputs_agree(lc.c.in.op, host, dev_out, lc.rec.strict_nan)) {
         fprintf(stderr, "tiefuzz minimize: %s: the case agrees on %s now: nothing to minimize\n", file,
                 vkd_device_info(d.dev)->name);
         close_devices(&d);
-        return 1;
+        return EXIT_NOTHING_TO_MINIMIZE;
     }
     char driver[600];
     eng_target t = target_of(x, d.dev, driver, sizeof driver);
@@ -268,7 +271,7 @@ int cmd_minimize(int argc, char **argv)
     if (eng_minimize(x, &t, sig, &lc.c, &small, &rounds, err, sizeof err, &dev_err)) {
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
         close_devices(&d);
-        return 3;
+        return EXIT_NO_DEVICE;
     }
     uint32_t small_host[ISA_MAX_OUT], small_dev[ISA_MAX_OUT];
     small.in.op->impl->eval(&small.in, small.words, small_host, NULL);
@@ -302,7 +305,7 @@ int cmd_minimize(int argc, char **argv)
     int rc = 0;
     if (io_write_atomic(out ? out : file, write_text, text)) {
         fprintf(stderr, "tiefuzz minimize: cannot write %s\n", out ? out : file);
-        rc = 2;
+        rc = EXIT_USAGE;
     } else {
         printf("%s: complexity %u -> %u in %u steps\n", out ? out : file, eng_case_complexity(&lc.c),
                eng_case_complexity(&small), rounds);

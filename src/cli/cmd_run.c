@@ -121,7 +121,7 @@ int cmd_run(int argc, char **argv)
             return cli_fail("run", "too many op globs");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (o.cases && have_time) /* o.cases is 0 (time-bound) unless --cases gave it */
         return cli_fail("run", "give --cases or --time, not both");
     o.globs = globs;

@@ -53,7 +53,7 @@ int cmd_selftest(int argc, char **argv)
             return cli_fail("selftest", "too many op globs");
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     o.globs = globs;
     o.n_globs = n_globs;
     return eng_selftest(&o);

@@ -44,20 +44,20 @@ int cmd_shader(int argc, char **argv)
             return cli_fail("shader", "unexpected argument '%s'", argv[a.i]);
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!op_name) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     isa_instance in;
     if (cli_instance("shader", op_name, ctrl, param, &in))
-        return 2;
+        return EXIT_USAGE;
     vkd_info *list;
     unsigned n;
     char err[1024];
     if (vkd_enumerate(&list, &n, err, sizeof err)) {
         fprintf(stderr, "tiefuzz shader: %s\n", err);
-        return 3;
+        return EXIT_NO_DEVICE;
     }
     int idx = vkd_choose(list, n, device);
     if (idx < 0) {
@@ -68,13 +68,13 @@ int cmd_shader(int argc, char **argv)
     free(list);
     if (!text) {
         fprintf(stderr, "tiefuzz shader: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     int rc = 0;
     if (out) {
         if (io_write_atomic(out, write_text, text)) {
             fprintf(stderr, "tiefuzz shader: cannot write %s\n", out);
-            rc = 2;
+            rc = EXIT_USAGE;
         }
     } else {
         fputs(text, stdout);

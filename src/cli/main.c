@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+        return argc < 2 ? EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version")) {
         puts("tiefuzz 0.1.0");
@@ -59,5 +59,5 @@ int main(int argc, char **argv)
         }
     char name[256];
     fprintf(stderr, "tiefuzz: unknown command '%s'\n\n%s", cli_escape(argv[1], name, sizeof name), usage);
-    return 2;
+    return EXIT_USAGE;
 }

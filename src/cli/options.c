@@ -82,7 +82,7 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     fprintf(stderr, "tiefuzz %s: %s\n", cmd, cli_escape(raw, safe, sizeof safe));
-    return 2;
+    return EXIT_USAGE;
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)
@@ -168,7 +168,7 @@ int cli_check_fp_environment(void)
     const char *why = fp_check_host_environment();
     if (why) {
         fprintf(stderr, "tiefuzz: %s; refusing to run (results would not be exact)\n", why);
-        return 4;
+        return EXIT_INTERNAL;
     }
     return 0;
 }

@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "engine/campaign.h"   /* EXIT_*: the exit statuses every subcommand returns */
 #include "gen/gen.h"
+#include "isa/isa.h"
 
 typedef struct {
     int argc;
@@ -20,7 +22,7 @@ bool cli_flag(cli_args *a, const char *name);
 /* argv[i] is --name VALUE or --name=VALUE: consume, return VALUE (NULL if not this option;
  * a missing value marks the args failed with a message). */
 const char *cli_value(cli_args *a, const char *name);
-/* Print "tiefuzz CMD: message" (one line, at most 2 KiB) with cli_escape applied, and return 2. */
+/* Print "tiefuzz CMD: message" (one line, at most 2 KiB) with cli_escape applied, and return EXIT_USAGE. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s with each byte outside printable ASCII written as \xHH (truncated to fit buf), for echoing
  * user text in a message without sending raw bytes to the terminal. A backslash stays as it is,
@@ -32,7 +34,7 @@ bool cli_printable(const char *s);
 bool cli_parse_u64(const char *s, uint64_t *out);
 /* "90", "90s", "500ms", "5m", "1h". */
 bool cli_parse_duration(const char *s, double *seconds);
-/* Check the host floating-point environment; returns 0 or prints and returns 4. */
+/* Check the host floating-point environment; returns 0 or prints and returns EXIT_INTERNAL. */
 int cli_check_fp_environment(void);
 
 /* The most --cases per op: far more than any run, and sums of cases and blocks stay in 64 bits. */
@@ -64,10 +66,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 
-
-
-#include "isa/isa.h"
 /* Resolve OP and apply --ctrl / --param texts (either may be NULL).
- * Returns 0, or prints why and returns 2. */
+ * Returns 0, or prints why and returns EXIT_USAGE. */
 int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const char *param, isa_instance *out);
 #endif
