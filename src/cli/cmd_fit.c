@@ -14,7 +14,6 @@
 #include "engine/compare.h"
 #include "io/finding.h"
 #include "io/tuple.h"
-#include "isa/mma.h"
 
 static const char help[] =
     "usage: tiefuzz fit OP --param NAME=LO..HI[,NAME=A|B...] --results FILE [--strict-nan]\n"
@@ -259,11 +258,11 @@ int cmd_fit(int argc, char **argv)
     const isa_op *op = isa_op_find(op_name);
     if (!op)
         return cli_fail("fit", "unknown op '%s'", op_name);
-    if (strcmp(op->family, "mma"))
+    if (!op->impl->probes)
         return cli_fail("fit", "%s: fit works on the tensor-core (mma.*) ops", op->name);
     if (emit) {
         static uint32_t tiles[512][ISA_MAX_IN];
-        unsigned n = mma_probes(op, tiles, 512);
+        unsigned n = op->impl->probes(op, tiles, 512);
         for (unsigned i = 0; i < n; i++)
             io_print_words(stdout, tiles[i], op->n_in);
         gen_rng r = {seed};

@@ -133,7 +133,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
     } else {
         /* Evict one; a batch in flight may still use it, so let it finish. */
         slot = k % 8;
-        vkDeviceWaitIdle(vkd_handle(x->dev));
+        vkd_wait_idle(x->dev);
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }
     /* A user's module for a tile op follows the built-in convention: one

@@ -112,13 +112,10 @@ eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint3
     return KIND_OTHER;
 }
 
-/* The controls shape: op_sel_hi of the MIX forms (which picks operand formats). */
+/* The controls shape: what the family says changes the operand formats. */
 static uint32_t controls_shape(const isa_instance *in)
 {
-    return in->op->ctrl_limit[CTRL_OP_SEL_HI] && in->op->ctrl_limit[CTRL_NEG_HI] && in->op->n_out == 1 &&
-                   in->op->in[0].format == WORD_B32
-               ? in->ctrl[CTRL_OP_SEL_HI]
-               : 0;
+    return in->op->impl->shape ? in->op->impl->shape(in) : 0;
 }
 
 /* Appends s at *p, within end. */

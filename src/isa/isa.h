@@ -134,6 +134,10 @@ typedef struct {
     uint64_t cells[ISA_CELL_WORDS];   /* bit per rounding cell (isa_trace_cells) */
 } isa_verdict;
 
+/* Tiles of matrix ops are tuples of hundreds of words. */
+#define ISA_MAX_IN 384
+#define ISA_MAX_OUT 128
+
 /* The family's implementation, shared by all of its rows. */
 typedef struct {
     /* NULL when the instance is legal, else the rule it breaks. */
@@ -168,11 +172,17 @@ typedef struct {
      * a time): the host model at full speed, for eval --batch, replay and the
      * benchmarks.  Audited like fast. */
     void (*fast_batch)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
+    /* The controls shape: the controls that change the operands' formats, as a
+     * number, part of a disagreement's signature (NULL: no control does). */
+    uint32_t (*shape)(const isa_instance *in);
+    /* After isa_random_controls drew every control: clear those the drawn
+     * encoding does not have, so that fewer draws break a legality rule
+     * (NULL: nothing to clear). */
+    void (*controls_drawn)(isa_instance *in);
+    /* Directed probe tiles for `tiefuzz fit`: writes up to max tuples and
+     * returns how many (NULL: the family's ops have no parameters to fit). */
+    unsigned (*probes)(const isa_op *op, uint32_t (*tiles)[ISA_MAX_IN], unsigned max);
 } isa_family_impl;
-
-/* Tiles of matrix ops are tuples of hundreds of words. */
-#define ISA_MAX_IN 384
-#define ISA_MAX_OUT 128
 
 struct isa_op {
     const char *name;

@@ -67,10 +67,18 @@ static void controls_for(isa_instance *in, uint32_t wanted, gen_rng *rng)
         k[CTRL_COP] = COP_CBCC;
 }
 
+/* An immediate exists only in the immediate forms (sb_kind 1); the ops
+ * without sb_kind (imul_imm16) always have one. */
+static void controls_drawn(isa_instance *in)
+{
+    if (in->op->ctrl_limit[CTRL_SB_KIND] && in->ctrl[CTRL_SB_KIND] != SB_IMM)
+        in->ctrl[CTRL_IMM] = 0;
+}
+
 const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .lower = maxwell_lower,
                                       .construct = maxwell_construct, .classify = maxwell_classify,
                                       .controls_for = controls_for, .fast = maxwell_fast,
-                                      .fast_batch = maxwell_fast_batch};
+                                      .fast_batch = maxwell_fast_batch, .controls_drawn = controls_drawn};
 
 #define U(n) {n, WORD_U32}
 #define CC(n) {n, WORD_CC}

@@ -362,4 +362,4 @@ static uint32_t classify(const isa_instance *in, const uint32_t *w, const isa_tr
 }
 
 const isa_family_impl mma_impl = {.eval = mma_eval, .lower = lower, .construct = construct, .classify = classify,
-                                  .lower_tile = mma_lower_tile};
+                                  .lower_tile = mma_lower_tile, .probes = mma_probes};

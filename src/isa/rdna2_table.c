@@ -16,8 +16,14 @@ static const char *check(const isa_instance *in)
     return NULL;
 }
 
+/* A MIX op's op_sel_hi says which sources are halves: it changes the operand formats. */
+static uint32_t shape(const isa_instance *in)
+{
+    return in->op->form == RDNA2_MIX32 || in->op->form == RDNA2_MIX16 ? in->ctrl[CTRL_OP_SEL_HI] : 0;
+}
+
 const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct,
-                                   .fast = rdna2_fast, .fast_batch = rdna2_fast_batch};
+                                   .fast = rdna2_fast, .fast_batch = rdna2_fast_batch, .shape = shape};
 
 #define F32(n) {n, WORD_F32}
 #define H2(n) {n, WORD_F16X2}

@@ -345,9 +345,8 @@ void isa_random_controls(isa_instance *in, gen_rng *rng)
         for (int i = 0; i < CTRL_COUNT; i++)
             in->ctrl[i] = (uint32_t)gen_next(rng) & in->op->ctrl_limit[i];
         in->ctrl[CTRL_K] = k;
-        /* An immediate only exists in the immediate forms (Maxwell sb_kind 1). */
-        if (in->op->ctrl_limit[CTRL_SB_KIND] && in->ctrl[CTRL_SB_KIND] != 1)
-            in->ctrl[CTRL_IMM] = 0;
+        if (in->op->impl->controls_drawn)
+            in->op->impl->controls_drawn(in);
         if (!isa_instance_check(in))
             return;
     }

@@ -417,6 +417,7 @@ void vkd_close(vkd_device *d)
 
 const vkd_info *vkd_device_info(const vkd_device *d) { return &d->info; }
 unsigned vkd_validation_errors(const vkd_device *d) { return d->validation_errors; }
+void vkd_wait_idle(vkd_device *d) { vkDeviceWaitIdle(d->device); }
 VkDevice vkd_handle(const vkd_device *d) { return d->device; }
 VkPhysicalDevice vkd_physical(const vkd_device *d) { return d->physical; }
 VkQueue vkd_queue(const vkd_device *d) { return d->queue; }

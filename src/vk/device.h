@@ -49,6 +49,9 @@ bool vkd_abandoned(const vkd_device *d);
 bool vkd_any_abandoned(void);
 const vkd_info *vkd_device_info(const vkd_device *d);
 unsigned vkd_validation_errors(const vkd_device *d);
+/* Wait until nothing submitted to the device is running (before destroying
+ * what a batch in flight may still use). */
+void vkd_wait_idle(vkd_device *d);
 
 /* Internals the runner needs. */
 VkDevice vkd_handle(const vkd_device *d);
