@@ -157,7 +157,7 @@ static void write_report(FILE *f, void *ctx)
  * part, first, so a merge into it never loses one.  0, or EXIT_USAGE after saying why. */
 static int read_inputs(merge_set *s, const char *out_dir, bool out_exists, const char *const *dirs, unsigned n)
 {
-    char err[1024];
+    char err[2048];   /* a path of up to 1 KiB and what is wrong with it */
     bool bad = out_exists && add_dir(s, out_dir, err, sizeof err);
     for (unsigned i = 0; i < n && !bad; i++)
         bad = strcmp(dirs[i], out_dir) && add_dir(s, dirs[i], err, sizeof err);

@@ -128,14 +128,12 @@ int cmd_replay(int argc, char **argv)
         }
         for (unsigned i = 0; i < r.n; i++) {
             io_regression_entry *e = &r.e[i];
+            static const char *const keys[2] = {"controls", "params"};
             isa_instance in;
-            isa_instance_default(&in, op);
             const char *why = NULL;
-            if (strcmp(e->controls, "none"))
-                why = isa_parse_controls(&in, e->controls);
-            if (!why && strcmp(e->params, "none"))
-                why = isa_parse_params(&in, e->params);
-            if (!why && (e->n_in != op->n_in || e->n_out != op->n_out))
+            if (cli_instance_of(op, e->controls, e->params, keys, &in, err, sizeof err))
+                why = err;
+            else if (e->n_in != op->n_in || e->n_out != op->n_out)
                 why = "the word counts do not fit the op";
             if (why) {
                 fprintf(stderr, "tiefuzz replay: %s:%u: %s\n", files[f], e->line, why);
