@@ -27,17 +27,14 @@ static int run_batch(const isa_instance *in, const char *path)
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     char line[8193];
-    const char *why = NULL;
     unsigned long lineno = 0;
     uint32_t w[ISA_MAX_IN + 1], out[ISA_MAX_OUT];
     char err[256];
     int rc = 0, got;
-    while ((got = io_read_line(f, line, sizeof line, &why)) != 0) {
+    while ((got = io_read_line(f, line, sizeof line, err, sizeof err)) != 0) {
         lineno++;
         if (got < 0) {
-            rc = cli_fail("eval", "%s:%lu: %s%s%s", path, lineno, why,
-                          strcmp(why, "line too long") ? "" : " (more than 8192 characters)",
-                          strcmp(why, "read error") ? "" : strerror(errno));
+            rc = cli_fail("eval", "%s:%lu: %s", path, lineno, err);
             break;
         }
         int n = io_parse_words(line, w, ISA_MAX_IN + 1, err, sizeof err);

@@ -1,5 +1,6 @@
 /* The tuple text format. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "tuple.h"
@@ -60,24 +61,24 @@ void io_print_words(FILE *f, const uint32_t *words, unsigned n)
     fputc('\n', f);
 }
 
-int io_read_line(FILE *f, char *buf, size_t cap, const char **why)
+int io_read_line(FILE *f, char *buf, size_t cap, char *err, size_t errn)
 {
     size_t n = 0;
     int c;
     while ((c = getc_unlocked(f)) != EOF && c != '\n') {
         if (c == 0) {
-            *why = "contains a NUL byte: not a text tuple file";
+            snprintf(err, errn, "contains a NUL byte: not a text tuple file");
             return -1;
         }
         if (n + 1 >= cap) {
-            *why = "line too long";
+            snprintf(err, errn, "line too long (more than %zu characters)", cap - 1);
             return -1;
         }
         buf[n++] = (char)c;
     }
     buf[n] = 0;
     if (c == EOF && ferror(f)) {
-        *why = "read error";
+        snprintf(err, errn, "read error: %s", strerror(errno));
         return -1;
     }
     return c == EOF && n == 0 ? 0 : 1;

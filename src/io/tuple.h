@@ -14,9 +14,9 @@
 int io_parse_words(const char *line, uint32_t *words, unsigned max, char *err, size_t errn);
 /* Read one line of at most cap - 1 characters into buf (NUL-terminated,
  * without its newline): memory stays bounded whatever the input.  Returns 1,
- * 0 at the end of the input, or -1 with the reason in *why (a line too long,
- * a NUL byte, a read error such as a directory). */
-int io_read_line(FILE *f, char *buf, size_t cap, const char **why);
+ * 0 at the end of the input, or -1 with the reason in err (a line too long,
+ * a NUL byte, a read error such as a directory, with errno's reason). */
+int io_read_line(FILE *f, char *buf, size_t cap, char *err, size_t errn);
 /* Print words as 8-digit lowercase hex, space separated, then a newline. */
 void io_print_words(FILE *f, const uint32_t *words, unsigned n);
 
