@@ -83,6 +83,26 @@ grep -q "$scratch holds what the workers of an earlier --jobs run (pid $parent, 
     && ls "$tmp/f-recovered"/rdna2.v_fma_f32-*.finding >/dev/null 2>&1 && ok \
     || bad "merge of the orphaned scratch directory: $(cat "$tmp/err")"
 
+# A finding file that cannot be written (here a directory is in its place): exit 4 as merge,
+# the message says so, --json names no file for it, and the counts stay consistent: the
+# findings' counts add up to the disagreements (issue 11, item 7).
+"$T" run rdna2.v_fma_f32 --cases 70000 --known "$tmp/none" --findings "$tmp/f-first" --quiet >/dev/null 2>&1
+victim=$(ls "$tmp/f-first" | head -1)
+mkdir -p "$tmp/f-blocked/$victim"
+"$T" run rdna2.v_fma_f32 --cases 70000 --known "$tmp/none" --findings "$tmp/f-blocked" --quiet \
+    --json "$tmp/blocked.json" >"$tmp/out" 2>"$tmp/err"
+got=$?
+[ -n "$victim" ] && [ "$got" = 4 ] && grep -q "cannot write $tmp/f-blocked/$victim" "$tmp/err" && ok \
+    || bad "an unwritable finding file: exit $got, want 4 and the message: $(cat "$tmp/err")"
+python3 - "$tmp/blocked.json" "$victim" <<'PY' && ok || bad "--json after a finding file could not be written"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+fs = d["findings"]
+assert not [f for f in fs if f["file"] and os.path.basename(f["file"]) == sys.argv[2]], fs
+assert all(f["file"] is None or os.path.isfile(f["file"]) for f in fs), fs
+assert sum(f["count"] for f in fs) == sum(o["disagreements"] for o in d["ops"]), (fs, d["ops"])
+PY
+
 # The nightly report lists an op that did not run as skipped in JUnit, with the reason.
 mkdir -p "$tmp/r/logs" "$tmp/r/regression" "$tmp/r/findings" "$tmp/r/crashes"
 cat >"$tmp/r/run.json" <<'EOF'

@@ -361,11 +361,13 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
         }
         char err[600];
         bool device_error;
-        if (!s->failure && eng_findings_add(s->findings, &sl->in, w, h, d, sl->start + i,
-                                            s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
-                                            &device_error)) {
+        /* After a failure the store only counts (the summary and the findings agree). */
+        if (eng_findings_add(s->findings, &sl->in, w, h, d, sl->start + i,
+                             s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
+                             &device_error) &&
+            !s->failure) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
-            s->failure = device_error ? EXIT_NO_DEVICE : EXIT_USAGE;
+            s->failure = device_error ? EXIT_NO_DEVICE : EXIT_INTERNAL;  /* a file that cannot be written: as merge */
         }
     }
     free(copy);

@@ -160,6 +160,16 @@ static int finding_path(const eng_findings *f, const isa_op *op, uint64_t sig, c
 }
 
 
+/* After a failure (a file that cannot be written, a device error while
+ * minimizing): this entry has no file, and later disagreements are only
+ * counted, so that the summary, the findings and --json agree. */
+static int stop_writing(eng_findings *f, eng_finding_entry *e)
+{
+    e->path[0] = 0;
+    f->o.dir = NULL;
+    return -1;
+}
+
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
                      size_t errn, bool *device_error)
@@ -186,12 +196,12 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     e->complexity_before = eng_case_complexity(&start);
     if (f->o.minimize &&
         eng_minimize(f->exec, &f->target, sig, &start, &small, &e->rounds, err, errn, device_error))
-        return -1;
+        return stop_writing(f, e);
     e->complexity_after = eng_case_complexity(&small);
     uint32_t small_host[ISA_MAX_OUT], small_dev[ISA_MAX_OUT];
     small.in.op->impl->eval(&small.in, small.words, small_host, NULL);
     if (eng_exec_run(f->exec, &small.in, small.words, 1, small_dev, err, errn, device_error))
-        return -1;
+        return stop_writing(f, e);
     io_finding rec;
     char *explanation;
     eng_finding_fill(&rec, &small.in, small.words, small_host, small_dev, &f->target,
@@ -216,12 +226,13 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     free(explanation);
     if (finding_path(f, in->op, sig, e->path, sizeof e->path, err, errn)) {
         free(text);
-        return -1;
+        return stop_writing(f, e);
     }
     if (io_write_atomic(e->path, write_file, text)) {
-        snprintf(err, errn, "cannot write %s (%s)", e->path, strerror(errno));
+        snprintf(err, errn, "cannot write %s (%s); no more finding files are written in this run", e->path,
+                 strerror(errno));
         free(text);
-        return -1;
+        return stop_writing(f, e);
     }
     free(text);
     return 0;
