@@ -161,7 +161,8 @@ int cmd_repro(int argc, char **argv)
         return EXIT_NO_DEVICE;
     }
     bool still = false;
-    for (unsigned i = 0; i < n; i++) {
+    int stop = 0;   /* the status that ends the loop early: no device, or a case it cannot run */
+    for (unsigned i = 0; i < n && !stop; i++) {
         loaded_case *lc = &cases[i];
         if (!lc->c.in.op)
             continue;
@@ -171,8 +172,8 @@ int cmd_repro(int argc, char **argv)
         if (!x || eng_exec_run(x, &lc->c.in, lc->c.words, 1, out, err, sizeof err, &dev_err)) {
             fprintf(stderr, "tiefuzz repro: %s: %s\n", files[i], err);
             if (dev_err || !x) {
-                close_devices(&d);
-                return dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
+                stop = dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
+                continue;
             }
             bad = 1;
             continue;
@@ -192,13 +193,85 @@ int cmd_repro(int argc, char **argv)
         }
     }
     close_devices(&d);
-    return bad ? EXIT_USAGE : still ? EXIT_DISAGREE : EXIT_AGREE;
+    return stop ? stop : bad ? EXIT_USAGE : still ? EXIT_DISAGREE : EXIT_AGREE;
 }
 
 static void write_text(FILE *f, void *ctx) { fputs(ctx, f); }
 
 /* minimize's own status: the finding no longer disagrees on this device. */
 enum { EXIT_NOTHING_TO_MINIMIZE = 1 };
+
+/* Shrinks lc's case on d's device and writes the finding to out (NULL: file).  Returns the exit status. */
+static int minimize_on(devices *d, loaded_case *lc, const char *file, const char *out)
+{
+    char err[1024];
+    eng_exec *x = exec_for(d, lc, err, sizeof err);
+    if (!x) {
+        fprintf(stderr, "tiefuzz minimize: %s\n", err);
+        return EXIT_USAGE;
+    }
+    uint32_t dev_out[ISA_MAX_OUT], host[ISA_MAX_OUT];
+    bool dev_err;
+    if (eng_exec_run(x, &lc->c.in, lc->c.words, 1, dev_out, err, sizeof err, &dev_err)) {
+        fprintf(stderr, "tiefuzz minimize: %s\n", err);
+        return dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
+    }
+    lc->c.in.op->impl->eval(&lc->c.in, lc->c.words, host, NULL);
+    if (eng_outputs_agree(lc->c.in.op, host, dev_out, lc->rec.strict_nan)) {
+        fprintf(stderr, "tiefuzz minimize: %s: the case agrees on %s now: nothing to minimize\n", file,
+                vkd_device_info(d->dev)->name);
+        return EXIT_NOTHING_TO_MINIMIZE;
+    }
+    char driver[600];
+    eng_target t = target_of(x, d->dev, driver, sizeof driver);
+    eng_kind k = eng_classify(&lc->c.in, lc->c.words, host, dev_out);
+    uint64_t sig = eng_signature(&lc->c.in, &t, k);
+    eng_case small;
+    unsigned rounds;
+    if (eng_minimize(x, &t, sig, &lc->c, &small, &rounds, err, sizeof err, &dev_err)) {
+        fprintf(stderr, "tiefuzz minimize: %s\n", err);
+        return EXIT_NO_DEVICE;
+    }
+    uint32_t small_host[ISA_MAX_OUT], small_dev[ISA_MAX_OUT];
+    small.in.op->impl->eval(&small.in, small.words, small_host, NULL);
+    eng_exec_run(x, &small.in, small.words, 1, small_dev, err, sizeof err, &dev_err);
+    io_finding rec;
+    char *explanation;
+    eng_finding_fill(&rec, &small.in, small.words, small_host, small_dev, &t, vkd_device_info(d->dev), &explanation);
+    /* What the file said about where the case came from stays. */
+    rec.seed = lc->rec.seed;
+    rec.case_index = lc->rec.case_index;
+    rec.count = lc->rec.count;
+    snprintf(rec.gen_class, sizeof rec.gen_class, "%s", lc->rec.gen_class);
+    snprintf(rec.declared, sizeof rec.declared, "%s", lc->rec.declared);
+    rec.signature = sig;
+    rec.strict_nan = lc->rec.strict_nan;
+    snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(k));
+    rec.minimized = lc->rec.minimized || memcmp(&small, &lc->c, sizeof small) != 0;
+    if (lc->rec.minimized) {  /* keep the first original */
+        snprintf(rec.original_controls, sizeof rec.original_controls, "%s", lc->rec.original_controls);
+        memcpy(rec.original_input, lc->rec.original_input, sizeof rec.original_input);
+        memcpy(rec.original_host, lc->rec.original_host, sizeof rec.original_host);
+        memcpy(rec.original_device, lc->rec.original_device, sizeof rec.original_device);
+    } else {
+        isa_controls_text(&lc->c.in, rec.original_controls, sizeof rec.original_controls);
+        memcpy(rec.original_input, lc->c.words, sizeof lc->c.words[0] * lc->c.in.op->n_in);
+        memcpy(rec.original_host, host, sizeof host[0] * lc->c.in.op->n_out);
+        memcpy(rec.original_device, dev_out, sizeof dev_out[0] * lc->c.in.op->n_out);
+    }
+    char *text = io_finding_format(&rec);
+    free(explanation);
+    int rc = 0;
+    if (io_write_atomic(out ? out : file, write_text, text)) {
+        fprintf(stderr, "tiefuzz minimize: cannot write %s\n", out ? out : file);
+        rc = EXIT_USAGE;
+    } else {
+        printf("%s: complexity %u -> %u in %u steps\n", out ? out : file, eng_case_complexity(&lc->c),
+               eng_case_complexity(&small), rounds);
+    }
+    free(text);
+    return rc;
+}
 
 int cmd_minimize(int argc, char **argv)
 {
@@ -242,75 +315,8 @@ int cmd_minimize(int argc, char **argv)
         fprintf(stderr, "tiefuzz minimize: %s\n", err);
         return EXIT_NO_DEVICE;
     }
-    eng_exec *x = exec_for(&d, &lc, err, sizeof err);
-    if (!x) {
-        fprintf(stderr, "tiefuzz minimize: %s\n", err);
-        close_devices(&d);
-        return EXIT_USAGE;
-    }
-    uint32_t dev_out[ISA_MAX_OUT], host[ISA_MAX_OUT];
-    bool dev_err;
-    if (eng_exec_run(x, &lc.c.in, lc.c.words, 1, dev_out, err, sizeof err, &dev_err)) {
-        fprintf(stderr, "tiefuzz minimize: %s\n", err);
-        close_devices(&d);
-        return dev_err ? EXIT_NO_DEVICE : EXIT_USAGE;
-    }
-    lc.c.in.op->impl->eval(&lc.c.in, lc.c.words, host, NULL);
-    if (eng_outputs_agree(lc.c.in.op, host, dev_out, lc.rec.strict_nan)) {
-        fprintf(stderr, "tiefuzz minimize: %s: the case agrees on %s now: nothing to minimize\n", file,
-                vkd_device_info(d.dev)->name);
-        close_devices(&d);
-        return EXIT_NOTHING_TO_MINIMIZE;
-    }
-    char driver[600];
-    eng_target t = target_of(x, d.dev, driver, sizeof driver);
-    eng_kind k = eng_classify(&lc.c.in, lc.c.words, host, dev_out);
-    uint64_t sig = eng_signature(&lc.c.in, &t, k);
-    eng_case small;
-    unsigned rounds;
-    if (eng_minimize(x, &t, sig, &lc.c, &small, &rounds, err, sizeof err, &dev_err)) {
-        fprintf(stderr, "tiefuzz minimize: %s\n", err);
-        close_devices(&d);
-        return EXIT_NO_DEVICE;
-    }
-    uint32_t small_host[ISA_MAX_OUT], small_dev[ISA_MAX_OUT];
-    small.in.op->impl->eval(&small.in, small.words, small_host, NULL);
-    eng_exec_run(x, &small.in, small.words, 1, small_dev, err, sizeof err, &dev_err);
-    io_finding rec;
-    char *explanation;
-    eng_finding_fill(&rec, &small.in, small.words, small_host, small_dev, &t, vkd_device_info(d.dev), &explanation);
-    /* What the file said about where the case came from stays. */
-    rec.seed = lc.rec.seed;
-    rec.case_index = lc.rec.case_index;
-    rec.count = lc.rec.count;
-    snprintf(rec.gen_class, sizeof rec.gen_class, "%s", lc.rec.gen_class);
-    snprintf(rec.declared, sizeof rec.declared, "%s", lc.rec.declared);
-    rec.signature = sig;
-    rec.strict_nan = lc.rec.strict_nan;
-    snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(k));
-    rec.minimized = lc.rec.minimized || memcmp(&small, &lc.c, sizeof small) != 0;
-    if (lc.rec.minimized) {  /* keep the first original */
-        snprintf(rec.original_controls, sizeof rec.original_controls, "%s", lc.rec.original_controls);
-        memcpy(rec.original_input, lc.rec.original_input, sizeof rec.original_input);
-        memcpy(rec.original_host, lc.rec.original_host, sizeof rec.original_host);
-        memcpy(rec.original_device, lc.rec.original_device, sizeof rec.original_device);
-    } else {
-        isa_controls_text(&lc.c.in, rec.original_controls, sizeof rec.original_controls);
-        memcpy(rec.original_input, lc.c.words, sizeof lc.c.words[0] * lc.c.in.op->n_in);
-        memcpy(rec.original_host, host, sizeof host[0] * lc.c.in.op->n_out);
-        memcpy(rec.original_device, dev_out, sizeof dev_out[0] * lc.c.in.op->n_out);
-    }
-    char *text = io_finding_format(&rec);
-    free(explanation);
-    int rc = 0;
-    if (io_write_atomic(out ? out : file, write_text, text)) {
-        fprintf(stderr, "tiefuzz minimize: cannot write %s\n", out ? out : file);
-        rc = EXIT_USAGE;
-    } else {
-        printf("%s: complexity %u -> %u in %u steps\n", out ? out : file, eng_case_complexity(&lc.c),
-               eng_case_complexity(&small), rounds);
-    }
-    free(text);
+    int rc = minimize_on(&d, &lc, file, out);
     close_devices(&d);
     return rc;
 }
+
