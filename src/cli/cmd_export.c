@@ -269,8 +269,8 @@ static char *amber_script(const item *it, const eng_module *m, const char *dis)
     add(&t, "END\n\n");
     amber_buffers(&t, op, host, !skipped);
     add(&t, "BUFFER count DATA_TYPE uint32 DATA\n1\nEND\n\nPIPELINE compute tiefuzz_pipeline\n  ATTACH tiefuzz_op");
-    if (op->ctrl_limit[CTRL_K])
-        add(&t, " SPECIALIZE 0 AS uint32 %u", it->c.in.ctrl[CTRL_K]);
+    if (op->literal)
+        add(&t, " SPECIALIZE 0 AS uint32 %u", isa_literal_value(&it->c.in));
     add(&t, "\n  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n"
         "  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\n"
         "  BIND BUFFER count AS push_constant\nEND\n\nRUN tiefuzz_pipeline %u 1 1\n\n", amber_groups(m));

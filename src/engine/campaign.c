@@ -130,19 +130,6 @@ static uint64_t op_stream(const isa_op *op)
     return hash;
 }
 
-static uint32_t literal_for(gen_class c, gen_rng *r)
-{
-    switch (c) {
-    case GEN_RANDOM: return (uint32_t)gen_next(r);
-    case GEN_SPECIAL: return (uint32_t)gen_special(&fp_f32, r);
-    case GEN_SUBNORMAL: return (uint32_t)gen_near_subnormal(&fp_f32, r);
-    case GEN_OVERFLOW: return (uint32_t)gen_value_with_exp(&fp_f32, r, gen_coin(r), gen_range(r, 120, 127), 0);
-    default:
-        return (uint32_t)gen_value_with_exp(&fp_f32, r, gen_coin(r), gen_range(r, -20, 20),
-                                            gen_below(r, 2) ? 0 : gen_range(r, 0, 23));
-    }
-}
-
 void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
                         const gen_class *classes, unsigned n_classes, isa_instance *out)
 {
@@ -165,8 +152,8 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
     /* An ordinary normal K in block 0 and mostly after, with which every
      * class can be aimed; sometimes one drawn for a requested class
      * (special, subnormal...). */
-    if (!fixed_k && tmpl->op->ctrl_limit[CTRL_K])
-        out->ctrl[CTRL_K] = literal_for(block == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r);
+    if (!fixed_k && tmpl->op->literal)
+        isa_literal_set(out, isa_literal_draw(tmpl->op, block == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r));
 }
 
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,

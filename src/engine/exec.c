@@ -82,8 +82,9 @@ static bool same_shape(const isa_instance *a, const isa_instance *b)
 {
     if (a->op != b->op || memcmp(a->param, b->param, sizeof a->param))
         return false;
+    const isa_literal *lit = a->op->literal;
     for (int i = 0; i < CTRL_COUNT; i++)
-        if (i != CTRL_K && a->ctrl[i] != b->ctrl[i])
+        if (!(lit && i == (int)lit->ctrl) && a->ctrl[i] != b->ctrl[i])
             return false;
     return true;
 }
@@ -123,7 +124,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
     }
     if (declared)
         *declared = m->module.declared;
-    uint32_t k = in->ctrl[CTRL_K];
+    uint32_t k = isa_literal_value(in);
     for (unsigned i = 0; i < m->n_pipes; i++)
         if (m->pipes[i].k == k)
             return m->pipes[i].pipeline;
@@ -139,7 +140,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
     /* A user's module for a tile op follows the built-in convention: one
      * invocation per output word. */
     vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, &k,
-                                          in->op->ctrl_limit[CTRL_K] ? 1 : 0, m->module.local_size,
+                                          in->op->literal ? 1 : 0, m->module.local_size,
                                           m->module.user && in->op->impl->lower_tile ? in->op->n_out : m->module.per_tuple,
                                           err, errn);
     m->pipes[slot].k = k;

@@ -43,11 +43,12 @@ unsigned eng_case_complexity(const eng_case *c)
     isa_instance d;
     isa_instance_default(&d, op);
     unsigned n = 0;
+    const isa_literal *lit = op->literal;
     for (int i = 0; i < CTRL_COUNT; i++)
-        if (i != CTRL_K)
+        if (!(lit && i == (int)lit->ctrl))
             n += 2u * (unsigned)__builtin_popcount(c->in.ctrl[i] ^ d.ctrl[i]);
-    if (op->ctrl_limit[CTRL_K])
-        n += value_complexity(&fp_f32, c->in.ctrl[CTRL_K]);
+    if (lit)
+        n += value_complexity(lit->format, isa_literal_value(&c->in));
     for (unsigned i = 0; i < op->n_in; i++)
         n += word_complexity(op->in[i].format, c->words[i]);
     return n;
@@ -105,19 +106,20 @@ static unsigned candidates(const eng_case *cur, eng_case *list)
     isa_instance_default(&d, op);
     uint64_t vals[16];
     /* Controls back to their defaults, one at a time; then the literal. */
+    const isa_literal *lit = op->literal;
     for (int i = 0; i < CTRL_COUNT; i++) {
-        if (i == CTRL_K || cur->in.ctrl[i] == d.ctrl[i])
+        if ((lit && i == (int)lit->ctrl) || cur->in.ctrl[i] == d.ctrl[i])
             continue;
         eng_case c = *cur;
         c.in.ctrl[i] = d.ctrl[i];
         if (!isa_instance_check(&c.in))
             add(list, &n, &c, 1, cx);
     }
-    if (op->ctrl_limit[CTRL_K]) {
-        unsigned k = value_candidates(&fp_f32, cur->in.ctrl[CTRL_K], vals);
+    if (lit) {
+        unsigned k = value_candidates(lit->format, isa_literal_value(&cur->in), vals);
         for (unsigned j = 0; j < k; j++) {
             eng_case c = *cur;
-            c.in.ctrl[CTRL_K] = (uint32_t)vals[j];
+            isa_literal_set(&c.in, (uint32_t)vals[j]);
             add(list, &n, &c, 1, cx);
         }
     }

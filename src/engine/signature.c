@@ -145,7 +145,7 @@ uint64_t eng_signature(const isa_instance *in, const eng_target *t, eng_kind k)
     put(&p, end, in->op->name);
     put(&p, end, "|shape=");
     put(&p, end, h);
-    put(&p, end, in->op->ctrl_limit[CTRL_K] ? ",k=1|" : ",k=0|");
+    put(&p, end, in->op->literal ? ",k=1|" : ",k=0|");
     put(&p, end, t->lowering);
     put(&p, end, "|");
     put(&p, end, t->device);

@@ -47,6 +47,7 @@ typedef enum {
 typedef struct {
     const char *name;
     const char *meaning;
+    bool value;   /* a number of the encoding (a literal, an immediate), not a flag or a choice: shown in hex */
 } isa_control_desc;
 
 extern const isa_control_desc isa_controls[CTRL_COUNT];
@@ -78,6 +79,15 @@ const char *isa_lowering_name(isa_lowering l);
 int isa_lowering_parse(const char *s); /* -1 when unknown */
 
 typedef struct isa_op isa_op;
+
+/* A literal of the encoding (RDNA 2's K): a control the translated shader
+ * reads as a specialization constant, so that one module serves every
+ * value.  Campaigns draw it and the minimizer simplifies it as a value of
+ * its format. */
+typedef struct {
+    isa_control_id ctrl;
+    const fp_format *format;
+} isa_literal;
 
 /* One op instance: the op plus everything that is fixed in its encoding. */
 typedef struct {
@@ -190,11 +200,13 @@ struct isa_op {
     const char *scope;      /* where the opcode exists */
     const char *summary;
     bool translated;
-    uint16_t n_in, n_out;
-    isa_word in[ISA_MAX_IN];
-    isa_word out[ISA_MAX_OUT];
-    uint32_t ctrl_limit[CTRL_COUNT];  /* 0: not taken; else the legal bits */
-    uint32_t params;                  /* bit per isa_param_id */
+    uint16_t n_in, n_out;   /* at most ISA_MAX_IN, ISA_MAX_OUT */
+    const isa_word *in;
+    const isa_word *out;
+    uint32_t ctrl_limit[CTRL_COUNT];    /* 0: not taken; else the legal bits */
+    uint32_t ctrl_default[CTRL_COUNT];  /* the plain encoding's controls (within the limits) */
+    const isa_literal *literal;         /* NULL: none */
+    uint32_t params;                    /* bit per isa_param_id */
     const isa_family_impl *impl;
     int form;                         /* family-specific row fields */
     int src[3];
@@ -220,8 +232,15 @@ const char *isa_instance_check(const isa_instance *in);
 /* "abs=1,clamp=1,k=0x3f800000"; "none" when all zero. */
 char *isa_controls_text(const isa_instance *in, char *buf, unsigned n);
 char *isa_params_text(const isa_instance *in, char *buf, unsigned n);
-/* A random legal control setting (K drawn by the family constructor). */
+/* A random legal control setting; the literal is left as it is. */
 void isa_random_controls(isa_instance *in, gen_rng *rng);
+
+/* The literal's value (0 for an op without one), and setting it. */
+uint32_t isa_literal_value(const isa_instance *in);
+void isa_literal_set(isa_instance *in, uint32_t v);
+/* A literal for a case block aimed at class c: an ordinary normal value for
+ * the tie-aimed classes, a special, subnormal or huge one for those. */
+uint32_t isa_literal_draw(const isa_op *op, gen_class c, gen_rng *r);
 
 const char *isa_word_format_name(isa_word_format f);
 

@@ -80,36 +80,42 @@ const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .low
                                       .controls_for = controls_for, .fast = maxwell_fast,
                                       .fast_batch = maxwell_fast_batch, .controls_drawn = controls_drawn};
 
+/* The words of a tuple: a list, and its length. */
+#define IN(...) .in = (const isa_word[]){__VA_ARGS__}, .n_in = sizeof (isa_word[]){__VA_ARGS__} / sizeof (isa_word)
+#define OUT(...) .out = (const isa_word[]){__VA_ARGS__}, .n_out = sizeof (isa_word[]){__VA_ARGS__} / sizeof (isa_word)
 #define U(n) {n, WORD_U32}
 #define CC(n) {n, WORD_CC}
 #define P(x) (1u << PARAM_##x)
+/* What every row of the family shares: all are translated. */
+#define MAXWELL .family = "maxwell", .impl = &maxwell_impl, .translated = true, .src = {0, 1, 2}
+#define SASS_SCOPE "Maxwell/Pascal SASS (sm_50-sm_62)"
 /* merge needs an Sb that MRG or CBCC reads whole: XMAD and IMAD.LO only. */
 #define NO_MERGE (GEN_INT_CLASSES & ~(1u << GEN_MERGE))
 
 const isa_op maxwell_ops[] = {
-    {"maxwell.xmad", "maxwell", "Maxwell/Pascal SASS (sm_50-sm_62)", "16x16+32 multiply-add with modifiers", true, 4, 2,
-     {U("ra"), U("sb"), U("sc"), CC("cc")}, {U("rd"), CC("cc")},
+    {MAXWELL, .name = "maxwell.xmad", .scope = SASS_SCOPE, .summary = "16x16+32 multiply-add with modifiers",
+     IN(U("ra"), U("sb"), U("sc"), CC("cc")), OUT(U("rd"), CC("cc")),
      .ctrl_limit = {[CTRL_SASIGN] = 1, [CTRL_SBSIGN] = 1, [CTRL_PSL] = 1, [CTRL_COP] = 7, [CTRL_MRG] = 1, [CTRL_X] = 1,
                     [CTRL_CC] = 1, [CTRL_A_H1] = 1, [CTRL_B_H1] = 1, [CTRL_SB_KIND] = 3, [CTRL_SC_KIND] = 1,
                     [CTRL_IMM] = 0xffff},
-     P(CSFU) | P(XMAD_CC), &maxwell_impl, MAXWELL_XMAD, {0, 1, 2}, 0, GEN_INT_CLASSES, NULL},
-    {"maxwell.iadd3", "maxwell", "Maxwell/Pascal SASS (sm_50-sm_62)", "three-input add with negations, parts and shifts",
-     true, 4, 2, {U("ra"), U("sb"), U("rc"), CC("cc")}, {U("rd"), CC("cc")},
+     .params = P(CSFU) | P(XMAD_CC), .form = MAXWELL_XMAD, .classes = GEN_INT_CLASSES},
+    {MAXWELL, .name = "maxwell.iadd3", .scope = SASS_SCOPE, .summary = "three-input add with negations, parts and shifts",
+     IN(U("ra"), U("sb"), U("rc"), CC("cc")), OUT(U("rd"), CC("cc")),
      .ctrl_limit = {[CTRL_SHIFT] = 3, [CTRL_NEGA] = 1, [CTRL_NEGB] = 1, [CTRL_NEGC] = 1, [CTRL_X] = 1, [CTRL_CC] = 1,
                     [CTRL_A_PART] = 3, [CTRL_B_PART] = 3, [CTRL_C_PART] = 3, [CTRL_SB_KIND] = 3, [CTRL_IMM] = 0xfffff},
-     0, &maxwell_impl, MAXWELL_IADD3, {0, 1, 2}, 0, NO_MERGE, NULL},
-    {"maxwell.imad_lo", "maxwell", "program: 3 XMADs (NVIDIA's IMAD.LO)", "D = A*B + C mod 2^32 via XMAD, XMAD.MRG, XMAD.PSL.CBCC",
-     true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0}, 0, &maxwell_impl, MAXWELL_IMAD_LO, {0, 1, 2}, 0,
-     GEN_INT_CLASSES, NULL},
-    {"maxwell.imad_hi_u32", "maxwell", "program: 4 XMADs and IADD3.RS", "D = hi32(A*B) + C unsigned",
-     true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0}, 0, &maxwell_impl, MAXWELL_IMAD_HI_U32, {0, 1, 2}, 0,
-     NO_MERGE, NULL},
-    {"maxwell.imul_imm16", "maxwell", "program: 2 XMADs", "D = A*imm + C mod 2^32 via XMAD, XMAD.PSL",
-     true, 2, 1, {U("a"), U("c")}, {U("d")}, .ctrl_limit = {[CTRL_IMM] = 0xffff}, 0, &maxwell_impl,
-     MAXWELL_IMUL_IMM16, {0, 1, 2}, 0, NO_MERGE, NULL},
-    {"maxwell.imad_hi_s32", "maxwell", "program: 4 XMADs (S16 on high halves, CSFU) and IADD3.RS",
-     "D = signed hi32(A*B) + C; exact only under csfu=cross", true, 3, 1, {U("a"), U("b"), U("c")}, {U("d")}, {0},
-     P(CSFU), &maxwell_impl, MAXWELL_IMAD_HI_S32, {0, 1, 2}, 0, NO_MERGE, NULL},
+     .form = MAXWELL_IADD3, .classes = NO_MERGE},
+    {MAXWELL, .name = "maxwell.imad_lo", .scope = "program: 3 XMADs (NVIDIA's IMAD.LO)",
+     .summary = "D = A*B + C mod 2^32 via XMAD, XMAD.MRG, XMAD.PSL.CBCC", IN(U("a"), U("b"), U("c")), OUT(U("d")),
+     .form = MAXWELL_IMAD_LO, .classes = GEN_INT_CLASSES},
+    {MAXWELL, .name = "maxwell.imad_hi_u32", .scope = "program: 4 XMADs and IADD3.RS",
+     .summary = "D = hi32(A*B) + C unsigned", IN(U("a"), U("b"), U("c")), OUT(U("d")),
+     .form = MAXWELL_IMAD_HI_U32, .classes = NO_MERGE},
+    {MAXWELL, .name = "maxwell.imul_imm16", .scope = "program: 2 XMADs",
+     .summary = "D = A*imm + C mod 2^32 via XMAD, XMAD.PSL", IN(U("a"), U("c")), OUT(U("d")),
+     .ctrl_limit = {[CTRL_IMM] = 0xffff}, .form = MAXWELL_IMUL_IMM16, .classes = NO_MERGE},
+    {MAXWELL, .name = "maxwell.imad_hi_s32", .scope = "program: 4 XMADs (S16 on high halves, CSFU) and IADD3.RS",
+     .summary = "D = signed hi32(A*B) + C; exact only under csfu=cross", IN(U("a"), U("b"), U("c")), OUT(U("d")),
+     .params = P(CSFU), .form = MAXWELL_IMAD_HI_S32, .classes = NO_MERGE},
 };
 
 const unsigned maxwell_op_count = sizeof maxwell_ops / sizeof maxwell_ops[0];

@@ -26,6 +26,7 @@ static const mma_row rows[] = {
 
 static isa_op ops[N_ROWS];
 static int32_t defaults[N_ROWS][PARAM_COUNT];
+static isa_word words[N_ROWS][ISA_MAX_IN + ISA_MAX_OUT];  /* inputs, then outputs */
 static char names[N_ROWS][ISA_MAX_IN + ISA_MAX_OUT][8];
 static char summaries[N_ROWS][96];
 static bool ready;
@@ -85,12 +86,14 @@ static void build(void)
         for (int p = 0; p < 3; p++)
             for (unsigned i = 0; i < parts[p].count; i++, n++) {
                 snprintf(names[r][n], sizeof names[r][n], "%c%u", parts[p].tag, i);
-                op->in[n] = (isa_word){names[r][n], format_of(parts[p].t)};
+                words[r][n] = (isa_word){names[r][n], format_of(parts[p].t)};
             }
         for (unsigned i = 0; i < wd; i++) {
             snprintf(names[r][n + i], sizeof names[r][n + i], "d%u", i);
-            op->out[i] = (isa_word){names[r][n + i], format_of(row->d)};
+            words[r][n + i] = (isa_word){names[r][n + i], format_of(row->d)};
         }
+        op->in = words[r];
+        op->out = words[r] + n;
         op->n_in = n;
         op->n_out = wd;
         op->params = 1u << PARAM_F | 1u << PARAM_E_ZERO_F16 | 1u << PARAM_E_ZERO_F32 | 1u << PARAM_E_ZERO_KEY |

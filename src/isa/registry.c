@@ -17,7 +17,7 @@ const isa_control_desc isa_controls[CTRL_COUNT] = {
     [CTRL_OP_SEL_HI] = {"op_sel_hi", "VOP3P: high-lane half select; for MIX, 1 = source is a half"},
     [CTRL_NEG_LO] = {"neg_lo", "VOP3P: negate low-lane inputs; for MIX, negate"},
     [CTRL_NEG_HI] = {"neg_hi", "VOP3P: negate high-lane inputs; for MIX, absolute value"},
-    [CTRL_K] = {"k", "32-bit literal constant of the encoding (a specialization constant)"},
+    [CTRL_K] = {"k", "32-bit literal constant of the encoding (a specialization constant)", true},
     [CTRL_SASIGN] = {"sasign", "XMAD: 1 = .S16 for A (sign-extend the selected half), 0 = .U16"},
     [CTRL_SBSIGN] = {"sbsign", "XMAD: 1 = .S16 for B, 0 = .U16"},
     [CTRL_PSL] = {"psl", "XMAD .PSL: the product shifted left by 16"},
@@ -29,7 +29,7 @@ const isa_control_desc isa_controls[CTRL_COUNT] = {
     [CTRL_B_H1] = {"b_h1", "XMAD: B reads its high half (.H1)"},
     [CTRL_SB_KIND] = {"sb_kind", "XMAD Sb: 0 register, 1 IMM16 (literal imm), 2 constant bank; IADD3: 0 register, 1 IMM20, 2 constant bank"},
     [CTRL_SC_KIND] = {"sc_kind", "XMAD Sc: 0 register, 1 constant bank"},
-    [CTRL_IMM] = {"imm", "the immediate of the encoding (16 bits for XMAD, 20 for IADD3, multiplier for imul_imm16)"},
+    [CTRL_IMM] = {"imm", "the immediate of the encoding (16 bits for XMAD, 20 for IADD3, multiplier for imul_imm16)", true},
     [CTRL_SHIFT] = {"shift", "IADD3: 0 .NS, 1 .RS (first sum shifted right 16, 33 bits kept), 2 .LS"},
     [CTRL_NEGA] = {"nega", "IADD3: -Ra (ones' complement plus a carry)"},
     [CTRL_NEGB] = {"negb", "IADD3: -Sb"},
@@ -133,11 +133,7 @@ void isa_instance_default(isa_instance *in, const isa_op *op)
     in->op = op;
     if (op->param_defaults)
         memcpy(in->param, op->param_defaults, sizeof in->param);
-    /* op_sel_hi defaults to all ones on VOP3P (assemblers do the same), so a
-     * MIX op reads halves and a packed op reads the high halves for its high lane. */
-    in->ctrl[CTRL_OP_SEL_HI] = op->ctrl_limit[CTRL_OP_SEL_HI];
-    if (op->ctrl_limit[CTRL_K])
-        in->ctrl[CTRL_K] = 0x3f800000u;
+    memcpy(in->ctrl, op->ctrl_default, sizeof in->ctrl);
 }
 
 /* The message isa_parse_controls, isa_parse_params and isa_instance_check
@@ -313,7 +309,7 @@ char *isa_controls_text(const isa_instance *in, char *buf, unsigned n)
     for (int i = 0; i < CTRL_COUNT; i++) {
         if (!in->op->ctrl_limit[i])
             continue;
-        const char *fmt = i == CTRL_K || i == CTRL_IMM ? "%s%s=0x%08x" : "%s%s=%u";
+        const char *fmt = isa_controls[i].value ? "%s%s=0x%08x" : "%s%s=%u";
         used += (unsigned)snprintf(buf + used, used < n ? n - used : 0, fmt, used ? "," : "",
                                    isa_controls[i].name, in->ctrl[i]);
     }
@@ -338,24 +334,44 @@ char *isa_params_text(const isa_instance *in, char *buf, unsigned n)
 
 void isa_random_controls(isa_instance *in, gen_rng *rng)
 {
-    uint32_t k = in->ctrl[CTRL_K], imm = in->ctrl[CTRL_IMM];
+    uint32_t before[CTRL_COUNT];
+    memcpy(before, in->ctrl, sizeof before);
+    const isa_literal *lit = in->op->literal;
     /* Illegal combinations are never generated: draw again, a few times,
-     * then fall back to the default encoding. */
+     * then fall back to the plain encoding with the values it had. */
     for (int attempt = 0; attempt < 32; attempt++) {
         for (int i = 0; i < CTRL_COUNT; i++)
             in->ctrl[i] = (uint32_t)gen_next(rng) & in->op->ctrl_limit[i];
-        in->ctrl[CTRL_K] = k;
+        if (lit)
+            in->ctrl[lit->ctrl] = before[lit->ctrl];
         if (in->op->impl->controls_drawn)
             in->op->impl->controls_drawn(in);
         if (!isa_instance_check(in))
             return;
     }
-    {
-        isa_instance d;
-        isa_instance_default(&d, in->op);
-        memcpy(in->ctrl, d.ctrl, sizeof d.ctrl);
-        in->ctrl[CTRL_K] = k;
-        in->ctrl[CTRL_IMM] = imm;
+    for (int i = 0; i < CTRL_COUNT; i++)
+        in->ctrl[i] = isa_controls[i].value ? before[i] : in->op->ctrl_default[i];
+}
+
+uint32_t isa_literal_value(const isa_instance *in) { return in->op->literal ? in->ctrl[in->op->literal->ctrl] : 0; }
+
+void isa_literal_set(isa_instance *in, uint32_t v)
+{
+    if (in->op->literal)
+        in->ctrl[in->op->literal->ctrl] = v;
+}
+
+uint32_t isa_literal_draw(const isa_op *op, gen_class c, gen_rng *r)
+{
+    const fp_format *f = op->literal->format;
+    switch (c) {
+    case GEN_RANDOM: return (uint32_t)gen_next(r);
+    case GEN_SPECIAL: return (uint32_t)gen_special(f, r);
+    case GEN_SUBNORMAL: return (uint32_t)gen_near_subnormal(f, r);
+    case GEN_OVERFLOW: return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), gen_range(r, f->emax - 7, f->emax), 0);
+    default:
+        return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), gen_range(r, -20, 20),
+                                            gen_below(r, 2) ? 0 : gen_range(r, 0, (int)f->precision - 1));
     }
 }
 
