@@ -44,6 +44,10 @@ void mma_inspect(const isa_instance *in, const uint32_t *words, unsigned i, unsi
 uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                         mma_type c_type, uint32_t c, mma_type d_type, mma_step_info *info);
 
+/* Tiles aimed at a class (mma_construct.c), and the classes a tile verifiably reaches. */
+bool mma_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+uint32_t mma_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
+
 /* One T-FDPA step, exposed for the tests: l products a[i]*b[i] plus c. */
 uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                    mma_type c_type, uint32_t c, mma_type d_type);

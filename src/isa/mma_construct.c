@@ -1,0 +1,234 @@
+/* The tensor-core family's tiles aimed at the generator classes, and the
+ * verification of the classes a tile reaches.  A tuple's layout: mma.h. */
+#include <string.h>
+#include "mma.h"
+
+static uint32_t bottom_element(mma_type t, gen_rng *r)
+{
+    /* An exponent field of 0..3: subnormals and the smallest normals. */
+    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23};
+    unsigned fb = frac_bits[t];
+    uint32_t v = ((uint32_t)gen_next(r) & ((1u << fb) - 1)) | gen_below(r, 4) << fb;
+    unsigned width = t == MMA_TF32 || t == MMA_F32 ? 32 : 32 / mma_per_word(t);
+    return gen_coin(r) ? v | 1u << (width - 1) : v;
+}
+
+static void fill_part(uint32_t *w, mma_type t, unsigned count, gen_rng *r, uint32_t (*pick)(mma_type, gen_rng *))
+{
+    unsigned per = mma_per_word(t), bits = 32 / per;
+    for (unsigned i = 0; i < count; i++) {
+        uint32_t v = pick(t, r);
+        if (per == 1)
+            w[i] = v;
+        else
+            w[i / per] = (w[i / per] & ~(((1u << bits) - 1) << (bits * (i % per)))) | (v & ((1u << bits) - 1)) << (bits * (i % per));
+    }
+}
+
+static uint32_t zero_or_bottom(mma_type t, gen_rng *r) { return gen_below(r, 3) ? bottom_element(t, r) : 0; }
+
+static uint32_t special_element(mma_type t, gen_rng *r)
+{
+    static const uint32_t f16[] = {0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x0000, 0x8000, 0x3c00, 0x7bff};
+    static const uint32_t bf16[] = {0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0000, 0x8000, 0x3f80, 0x7f7f};
+    static const uint32_t f32[] = {0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0, 0x80000000, 0x3f800000, 0x7f7fffff};
+    static const uint32_t e4m3[] = {0x7f, 0xff, 0x7e, 0x00, 0x80, 0x38, 0x01, 0x77};
+    static const uint32_t e5m2[] = {0x7c, 0xfc, 0x7e, 0x7d, 0x00, 0x80, 0x3c, 0x7b};
+    unsigned k = gen_below(r, 8);
+    if (gen_below(r, 4))
+        return (uint32_t)gen_next(r);
+    switch (t) {
+    case MMA_F16: return f16[k];
+    case MMA_BF16: return bf16[k];
+    case MMA_E4M3: return e4m3[k];
+    case MMA_E5M2: return e5m2[k];
+    default: return f32[k];
+    }
+}
+
+/* The input formats' fields: exponent bits, fraction bits, bias, smallest subnormal exponent. */
+typedef struct { unsigned eb, fb; int bias; } ab_fmt;
+static ab_fmt ab_fmt_of(mma_type t)
+{
+    switch (t) {
+    case MMA_F16: return (ab_fmt){5, 10, 15};
+    case MMA_BF16: return (ab_fmt){8, 7, 127};
+    case MMA_E4M3: return (ab_fmt){4, 3, 7};
+    case MMA_E5M2: return (ab_fmt){5, 2, 15};
+    default: return (ab_fmt){8, 23, 127};
+    }
+}
+
+/* Bits of (-1)^sign * (1 + frac * 2^-fb) * 2^e in t, or UINT32_MAX if t cannot hold it exactly. */
+static uint32_t encode(mma_type t, bool sign, int e, uint32_t frac)
+{
+    ab_fmt f = ab_fmt_of(t);
+    int emin = 1 - f.bias, emax = (int)((1u << f.eb) - 2) - f.bias;
+    if (t == MMA_E4M3)
+        emax += 1;  /* e4m3 uses the top exponent field for numbers */
+    if (t == MMA_TF32 && (frac & 0x1fff))
+        return UINT32_MAX;
+    uint32_t s = (uint32_t)sign << (f.eb + f.fb);
+    if (e > emax || (t == MMA_E4M3 && e == emax && frac == 7))
+        return UINT32_MAX;
+    if (e >= emin)
+        return s | (uint32_t)(e + f.bias) << f.fb | frac;
+    int shift = emin - e;  /* subnormal: (1.frac) >> shift must stay exact */
+    uint32_t sig = frac | 1u << f.fb;
+    if (shift > (int)f.fb || (sig & ((1u << shift) - 1)))
+        return UINT32_MAX;
+    return s | sig >> shift;
+}
+
+static void set_element(uint32_t *part, mma_type t, unsigned index, uint32_t v)
+{
+    unsigned per = mma_per_word(t), bits = 32 / per;
+    if (per == 1)
+        part[index] = v;
+    else
+        part[index / per] = (part[index / per] & ~(((1u << bits) - 1) << (bits * (index % per)))) |
+                            (v & ((1u << bits) - 1)) << (bits * (index % per));
+}
+
+/* Element (0,0) of the tile as designed products a[q] * b[q] (the rest of
+ * row 0 and column 0 zero) and C zero; false when a value is not representable. */
+static bool design(const mma_row *row, uint32_t *w, const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    uint32_t *A = w, *B = w + mma_words(row->ab, row->m * row->k), *C = B + mma_words(row->ab, row->k * row->n);
+    for (unsigned q = 0; q < row->k; q++) {
+        uint32_t x = q < n ? a[q] : 0, y = q < n ? b[q] : 0;
+        if (x == UINT32_MAX || y == UINT32_MAX)
+            return false;
+        set_element(A, row->ab, q, x);
+        set_element(B, row->ab, q, y);
+    }
+    set_element(C, row->c, 0, 0);
+    return true;
+}
+
+static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    const mma_row *row = mma_row_of(in->op);
+    ab_fmt f = ab_fmt_of(row->ab);
+    int F = in->param[PARAM_F];
+    uint32_t fmask = (1u << f.fb) - 1;
+    uint32_t one = encode(row->ab, false, 0, 0);
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int e = gen_range(r, -3, 3);
+        bool s = gen_coin(r);
+        uint32_t x = encode(row->ab, s, e, (uint32_t)gen_next(r) & fmask & (row->ab == MMA_TF32 ? ~0x1fffu : ~0u));
+        uint32_t a[3], b[3];
+        unsigned n = 0;
+        if (c == GEN_TIE || c == GEN_NEAR_TIE) {
+            /* x plus half a unit of x at f16 precision: an f16 tie (RNE-FP16 outputs) */
+            a[n] = x, b[n++] = one;
+            a[n] = encode(row->ab, s, e - 11, 0), b[n++] = one;
+            if (c == GEN_NEAR_TIE)
+                a[n] = encode(row->ab, gen_coin(r), e - 11 - gen_range(r, 7, 10), 0), b[n++] = one;
+        } else if (c == GEN_TRUNCATION) {
+            /* 2^e and a term just past the grid 2^(e - F): its lowest bit falls below */
+            int k = gen_range(r, 0, 2);
+            a[n] = encode(row->ab, s, e, 0), b[n++] = one;
+            a[n] = encode(row->ab, gen_coin(r), 0, 1), b[n++] = encode(row->ab, false, e - F - k, 0);
+        } else if (c == GEN_CANCEL) {
+            a[n] = x, b[n++] = one;
+            a[n] = x ^ (1u << (f.eb + f.fb)), b[n++] = one;
+            a[n] = encode(row->ab, gen_coin(r), e - gen_range(r, 4, 12), 0), b[n++] = one;
+        } else {
+            return false;
+        }
+        if (design(row, w, a, b, n))
+            return true;
+    }
+    return true;
+}
+
+bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    const mma_row *row = mma_row_of(in->op);
+    for (unsigned i = 0; i < in->op->n_in; i++)
+        w[i] = (uint32_t)gen_next(r);
+    unsigned na = row->m * row->k, nb = row->k * row->n, nc = row->m * row->n;
+    uint32_t *A = w, *B = w + mma_words(row->ab, na), *C = B + mma_words(row->ab, nb);
+    switch (c) {
+    case GEN_RANDOM:
+        return true;
+    case GEN_E_ZERO:
+        /* C zero and products straddling the e_zero values: small elements, some zero. */
+        fill_part(A, row->ab, na, r, zero_or_bottom);
+        fill_part(B, row->ab, nb, r, zero_or_bottom);
+        memset(C, 0, mma_words(row->c, nc) * 4);
+        return true;
+    case GEN_SUBNORMAL:
+        fill_part(A, row->ab, na, r, bottom_element);
+        fill_part(B, row->ab, nb, r, bottom_element);
+        if (gen_coin(r))
+            memset(C, 0, mma_words(row->c, nc) * 4);
+        return true;
+    case GEN_SPECIAL:
+        fill_part(A, row->ab, na, r, special_element);
+        fill_part(B, row->ab, nb, r, special_element);
+        fill_part(C, row->c, nc, r, special_element);
+        return true;
+    case GEN_TIE:
+    case GEN_NEAR_TIE:
+    case GEN_TRUNCATION:
+    case GEN_CANCEL:
+        return construct_aimed(in, c, r, w);
+    default:
+        return false;
+    }
+}
+
+/* Verified classes of a tile. */
+uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace *t, uint32_t want)
+{
+    (void)t;
+    const mma_row *row = mma_row_of(in->op);
+    uint32_t m = 1u << GEN_RANDOM;
+    unsigned K = row->k, N = row->n;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * K), *C = B + mma_words(row->ab, K * N);
+    int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
+                                                                               : in->param[PARAM_E_ZERO_F32];
+    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23}, exp_bits[] = {5, 8, 8, 4, 5, 8};
+    static const int bias[] = {15, 127, 127, 7, 15, 127};
+    unsigned fb = frac_bits[row->ab], eb = exp_bits[row->ab];
+    for (unsigned i = 0; i < row->m; i++)
+        for (unsigned j = 0; j < N; j++) {
+            uint32_t c = mma_element(C, row->c, i * N + j);
+            if (c & (row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu))
+                continue;
+            /* C is zero: e_zero decides E_max when every nonzero product sits below it. */
+            bool any = false, below = true, special = false, subnormal = false;
+            for (unsigned q = 0; q < K && below; q++) {
+                uint32_t a = mma_element(A, row->ab, i * K + q), b = mma_element(B, row->ab, j * K + q);
+                uint32_t ea = (a >> fb) & ((1u << eb) - 1), eb2 = (b >> fb) & ((1u << eb) - 1);
+                bool za = !(a & ((1u << (fb + eb)) - 1)), zb = !(b & ((1u << (fb + eb)) - 1));
+                if (ea == (1u << eb) - 1 || eb2 == (1u << eb) - 1)
+                    special = true;
+                if (za || zb)
+                    continue;
+                subnormal |= !ea || !eb2;
+                int e = (ea ? (int)ea - bias[row->ab] : 1 - bias[row->ab]) + (eb2 ? (int)eb2 - bias[row->ab] : 1 - bias[row->ab]);
+                any = true;
+                below = e < threshold;
+            }
+            if (any && below && !special)
+                m |= 1u << GEN_E_ZERO;
+            if (subnormal)
+                m |= 1u << GEN_SUBNORMAL;
+        }
+    for (unsigned i = 0; i < row->m && (want & ((1u << GEN_TIE) | (1u << GEN_NEAR_TIE) | (1u << GEN_TRUNCATION) | (1u << GEN_CANCEL))); i++)
+        for (unsigned j = 0; j < N; j++) {
+            mma_step_info info;
+            mma_inspect(in, w, i, j, &info);
+            m |= (info.tie ? 1u << GEN_TIE : 0) | (info.near_tie ? 1u << GEN_NEAR_TIE : 0) |
+                 (info.truncated ? 1u << GEN_TRUNCATION : 0) | (info.cancel ? 1u << GEN_CANCEL : 0);
+        }
+    for (unsigned q = 0; q < row->m * K; q++) {  /* an infinity or NaN in A */
+        uint32_t a = mma_element(A, row->ab, q);
+        if (((a >> fb) & ((1u << eb) - 1)) == (1u << eb) - 1)
+            m |= 1u << GEN_SPECIAL;
+    }
+    return m;
+}
