@@ -67,6 +67,8 @@ mkdir -p "$tmp/none"
 mkdir -p "$tmp/cwd"
 (cd "$tmp/cwd" && "$N" --time 16s --ops rdna2.v_fma_f32 --known "$tmp/none" --out "$tmp/n") >"$tmp/night1.log" 2>&1
 night1=$?
+# The console keeps the summary table's header, however long the table (issue 11, item 11).
+grep -q "^op  *cases  *disagreements" "$tmp/night1.log" && ok || bad "the nightly console lost the table header"
 # Everything a night writes is under --out: nothing in the working directory (libFuzzer's
 # crash-* files from the corpus merge once landed there).
 [ -z "$(ls -A "$tmp/cwd")" ] && ok || bad "scripts/nightly wrote into its working directory: $(ls -A "$tmp/cwd")"

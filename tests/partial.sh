@@ -103,6 +103,24 @@ assert all(f["file"] is None or os.path.isfile(f["file"]) for f in fs), fs
 assert sum(f["count"] for f in fs) == sum(o["disagreements"] for o in d["ops"]), (fs, d["ops"])
 PY
 
+# Readability (issue 11, item 11): summary rows within 100 columns (finding paths and rule reasons
+# aside), each
+# known rule's reason printed once and referred to by number, new findings marked NEW, and those
+# an earlier run found marked again.
+"$T" run rdna2.v_fma_f32 'rdna2.v_fma_mix*' --cases 70000 --findings "$tmp/f-read" --quiet >"$tmp/out" 2>&1
+long=$(grep -v '\.finding\|KNOWN: ' "$tmp/out" | awk 'length > 100')
+[ -z "$long" ] && ok || bad "summary lines over 100 columns: $long"
+rules=$(grep -c "^  \[[0-9]*\] KNOWN: " "$tmp/out")
+refs=$(grep -o "  \[[0-9]*\]$" "$tmp/out" | sort -u | wc -l)
+[ "$rules" = "$refs" ] && [ "$(grep -c "KNOWN: " "$tmp/out")" = "$rules" ] && ok \
+    || bad "known reasons: $rules printed, $refs referred to: $(cat "$tmp/out")"
+"$T" run rdna2.v_fma_f32 --cases 70000 --known "$tmp/none" --findings "$tmp/f-new" --quiet >"$tmp/out1" 2>&1
+"$T" run rdna2.v_fma_f32 --cases 70000 --known "$tmp/none" --findings "$tmp/f-new" --quiet >"$tmp/out2" 2>&1
+n1=$(grep -c "^NEW  " "$tmp/out1"); n2=$(grep -c "^again  " "$tmp/out2")
+[ "$n1" -gt 0 ] && [ "$n1" = "$n2" ] && [ "$(grep -c "^NEW  " "$tmp/out2")" = 0 ] \
+    && grep -q "^findings: $n1 new, 0 seen in an earlier run" "$tmp/out1" && ok \
+    || bad "NEW then again: $n1 new in the first run, $n2 again in the second: $(cat "$tmp/out2")"
+
 # The nightly report lists an op that did not run as skipped in JUnit, with the reason.
 mkdir -p "$tmp/r/logs" "$tmp/r/regression" "$tmp/r/findings" "$tmp/r/crashes"
 cat >"$tmp/r/run.json" <<'EOF'

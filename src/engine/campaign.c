@@ -195,6 +195,7 @@ typedef struct {
     gen_class classes[64];  /* the requested classes that apply to the current op */
     unsigned n_classes;
     uint64_t cases_before, disagreements_before;  /* of the ops already run, for o->progress */
+    double end;  /* when a --time run ends */
 } run_state;
 
 /* One batch slot: cases [start, start+count) of one instance. */
@@ -360,14 +361,15 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
     free(copy);
 }
 
-static void status_line(const eng_op_report *r, double started, double deadline, bool time_bound)
+/* The op, its progress, and the time left of the whole run (not the op's share). */
+static void status_line(const run_state *s, const eng_op_report *r, double started, bool time_bound)
 {
     double t = eng_now();
     double rate = t > started ? (double)r->cases / (t - started) : 0;
     fprintf(stderr, "\r\033[K%-24s %12llu cases %10.0f/s %6llu disagreements", r->op->name,
             (unsigned long long)r->cases, rate, (unsigned long long)r->disagreements);
     if (time_bound)
-        fprintf(stderr, "  %5.1fs left", deadline > t ? deadline - t : 0);
+        fprintf(stderr, "  %5.0fs left in all", s->end > t ? s->end - t : 0);
     fflush(stderr);
 }
 
@@ -457,7 +459,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
                                   memory_order_relaxed);
         }
         if (tty && eng_now() - last_status > 0.25) {
-            status_line(r, started, deadline, time_bound);
+            status_line(s, r, started, time_bound);
             last_status = eng_now();
         }
         if (!more && !slots[cur].busy && !prev->busy)
@@ -632,6 +634,7 @@ int eng_run(const eng_options *o)
                 (unsigned long long)o->seed);
     int status = EXIT_AGREE;
     double t0 = eng_now();
+    s.end = t0 + o->seconds;
     unsigned done = 0;
     bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
     /* With --shard and few --cases, a shard may own no block at all. */
@@ -659,7 +662,7 @@ int eng_run(const eng_options *o)
         }
         /* An even share of the time left: an op that overran (a slow
          * pipeline build) takes from the others, not all of it from the last. */
-        double deadline = eng_now() + (t0 + o->seconds - eng_now()) / (double)(usable > done ? usable - done : 1);
+        double deadline = eng_now() + (s.end - eng_now()) / (double)(usable > done ? usable - done : 1);
         if (o->progress)
             atomic_store_explicit(&o->progress->op, (unsigned)i, memory_order_relaxed);
         int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);

@@ -228,6 +228,7 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
         free(text);
         return stop_writing(f, e);
     }
+    e->existed = access(e->path, F_OK) == 0;
     if (io_write_atomic(e->path, write_file, text)) {
         snprintf(err, errn, "cannot write %s (%s); no more finding files are written in this run", e->path,
                  strerror(errno));
@@ -264,23 +265,42 @@ int eng_findings_finish(eng_findings *f, char *err, size_t errn)
     return 0;
 }
 
+/* NEW: no rule covers it and no earlier run wrote its file; again: an
+ * earlier run did; known: a rule covers it (its reason printed once, below). */
+static const char *status_of(const sig_entry *se)
+{
+    return se->known ? "known" : se->e.existed ? "again" : "NEW";
+}
+
 void eng_findings_print(const eng_findings *f, FILE *out)
 {
     if (!f->n)
         return;
-    fprintf(out, "\n%-24s %-20s %10s  %s\n", "signature", "kind", "count", "finding");
+    const io_known_rule **rules = calloc(f->n, sizeof *rules);
+    unsigned n_rules = 0, counts[3] = {0};
+    for (unsigned i = 0; i < f->n; i++)
+        counts[f->sigs[i].known ? 2 : f->sigs[i].e.existed ? 1 : 0]++;
+    fprintf(out, "\nfindings: %u new, %u seen in an earlier run, %u known divergences\n", counts[0], counts[1],
+            counts[2]);
+    fprintf(out, "%-6s %-16s  %-18s %10s  %s\n", "", "signature", "kind", "count", "finding");
     for (unsigned i = 0; i < f->n; i++) {
-        const eng_finding_entry *e = &f->sigs[i].e;
-        const io_known_rule *known = f->sigs[i].known;
-        char sig[40];
-        snprintf(sig, sizeof sig, "%016llx", (unsigned long long)e->signature);
-        if (known)
-            fprintf(out, "%-24s %-20s %10llu  %s  KNOWN: %s [%s]\n", sig, eng_kind_name(e->kind),
-                    (unsigned long long)e->count, e->path[0] ? e->path : e->op->name, known->reason, known->where);
-        else
-            fprintf(out, "%-24s %-20s %10llu  %s%s\n", sig, eng_kind_name(e->kind), (unsigned long long)e->count,
-                    e->path[0] ? e->path : e->op->name, e->path[0] ? "" : " (no file written)");
+        const sig_entry *se = &f->sigs[i];
+        unsigned r = 0;
+        while (se->known && r < n_rules && rules[r] != se->known)
+            r++;
+        if (se->known && r == n_rules && rules)
+            rules[n_rules++] = se->known;
+        char note[32] = "";
+        if (se->known)
+            snprintf(note, sizeof note, "  [%u]", r + 1);
+        fprintf(out, "%-6s %016llx  %-18s %10llu  %s%s%s\n", status_of(se), (unsigned long long)se->e.signature,
+                eng_kind_name(se->e.kind), (unsigned long long)se->e.count,
+                se->e.path[0] ? se->e.path : se->e.op->name, se->e.path[0] ? "" : " (no file written)", note);
     }
+    for (unsigned r = 0; r < n_rules; r++)
+        fprintf(out, "%s  [%u] KNOWN: %s (%s)\n", r ? "" : "known divergences:\n", r + 1, rules[r]->reason,
+                rules[r]->where);
+    free(rules);
 }
 
 void eng_findings_json(const eng_findings *f, io_json *j)
@@ -297,6 +317,7 @@ void eng_findings_json(const eng_findings *f, io_json *j)
         json_string(j, "kind", eng_kind_name(e->kind));
         json_uint(j, "count", e->count);
         json_bool(j, "known", known != NULL);
+        json_string(j, "status", status_of(&f->sigs[i]));
         json_string(j, "reason", known ? known->reason : NULL);
         json_string(j, "file", e->path[0] ? e->path : NULL);
         json_uint(j, "complexity_before", e->complexity_before);
@@ -311,8 +332,8 @@ unsigned eng_findings_count(const eng_findings *f) { return f->n; }
 void eng_findings_entry(const eng_findings *f, unsigned i, eng_finding_entry *out) { *out = f->sigs[i].e; }
 
 /* Copy another process's finding file to this store's path for it. */
-static int copy_finding(const eng_findings *f, const eng_finding_entry *from, char *path, size_t n, char *err,
-                        size_t errn)
+static int copy_finding(const eng_findings *f, const eng_finding_entry *from, char *path, size_t n, bool *existed,
+                        char *err, size_t errn)
 {
     char *bytes;
     size_t len;
@@ -322,6 +343,7 @@ static int copy_finding(const eng_findings *f, const eng_finding_entry *from, ch
         free(bytes);
         return -1;
     }
+    *existed = access(path, F_OK) == 0;
     int rc = io_write_atomic(path, write_file, bytes);
     if (rc)
         snprintf(err, errn, "cannot write %s (%s)", path, strerror(errno));
@@ -332,6 +354,7 @@ static int copy_finding(const eng_findings *f, const eng_finding_entry *from, ch
 int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, size_t errn)
 {
     sig_entry *se = find_signature(f, e->signature);
+    bool first = !se, existed = false;
     bool take_file = e->path[0] && f->o.dir && (!se || e->case_index < se->e.case_index);
     if (!se) {
         se = new_entry(f, e->signature, e->op, e->kind, e->case_index);
@@ -343,8 +366,10 @@ int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, 
         se->e.complexity_before = e->complexity_before;
         se->e.complexity_after = e->complexity_after;
         se->e.rounds = e->rounds;
-        if (copy_finding(f, e, se->e.path, sizeof se->e.path, err, errn))
+        if (copy_finding(f, e, se->e.path, sizeof se->e.path, &existed, err, errn))
             return -1;
+        if (first)  /* a later copy finds the first one's file */
+            se->e.existed = existed;
     }
     return 0;
 }

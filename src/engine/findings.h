@@ -43,6 +43,7 @@ typedef struct {
     eng_kind kind;
     unsigned complexity_before, complexity_after, rounds;
     char path[600];             /* its finding file, or "" when none was written */
+    bool existed;               /* the file was there before this run (an earlier run found it) */
 } eng_finding_entry;
 
 unsigned eng_findings_count(const eng_findings *f);

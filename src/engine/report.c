@@ -1,4 +1,5 @@
 /* engine/report: per-op statistics, the summary table and the --json document. */
+#include <string.h>
 #include "io/json.h"
 #include "report.h"
 
@@ -31,9 +32,52 @@ unsigned eng_stats_tie_exponents(const eng_class_stats *s)
     return n;
 }
 
+/* The class rates of one op, "tie 99.3% (255 exps)  near-tie 99.7%  ...". */
+static void class_rates(const eng_options *o, const eng_op_report *r, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    bool seen[GEN_CLASS_COUNT] = {false};
+    bool float_op = !r->op->classes || (r->op->classes & (1u << GEN_TIE));
+    for (unsigned c = 0; c < o->n_classes && k < n; c++) {
+        gen_class g = o->classes[c];
+        if (seen[g] || !r->stats.generated[g] || (g == GEN_RANDOM && !float_op))
+            continue;
+        seen[g] = true;
+        double gen = (double)r->stats.generated[g];
+        int w = g == GEN_RANDOM
+                    ? snprintf(buf + k, n - k, "%srandom:tie %.3f%%", k ? "  " : "", 100.0 * (double)r->stats.ties[g] / gen)
+                    : snprintf(buf + k, n - k, "%s%s %.1f%%", k ? "  " : "", gen_class_name(g),
+                               100.0 * (double)r->stats.verified[g] / gen);
+        k += w > 0 ? (size_t)w : 0;
+        if (g == GEN_TIE && eng_stats_tie_exponents(&r->stats) && k < n)
+            k += (size_t)snprintf(buf + k, n - k, " (%u exps)", eng_stats_tie_exponents(&r->stats));
+    }
+}
+
+/* Text in lines of at most `width` columns after an indent, broken at the
+ * double spaces between items. */
+static void print_wrapped(FILE *f, const char *text, unsigned indent, unsigned width)
+{
+    while (*text) {
+        size_t len = strlen(text), cut = len;
+        if (len > width) {
+            cut = 0;
+            for (const char *p = strstr(text, "  "); p && (size_t)(p - text) <= width; p = strstr(p + 2, "  "))
+                cut = (size_t)(p - text);
+            if (!cut)
+                cut = len;  /* one item longer than the line: whole */
+        }
+        fprintf(f, "%*s%.*s\n", (int)indent, "", (int)cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+    }
+}
+
 void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *reports, unsigned n)
 {
-    fprintf(f, "\n%-24s %12s %13s %11s %6s  %s\n", "op", "cases", "disagreements", "cases/s", "cells", "achieved class rates");
+    fprintf(f, "\n%-24s %12s %13s %11s %6s\n", "op", "cases", "disagreements", "cases/s", "cells");
     for (unsigned i = 0; i < n; i++) {
         const eng_op_report *r = &reports[i];
         if (r->skipped[0] && !r->cases) {
@@ -41,29 +85,14 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
                     r->skipped);
             continue;
         }
-        fprintf(f, "%-24s %12llu %13llu %11.0f %6u ", r->op->name, (unsigned long long)r->cases,
+        fprintf(f, "%-24s %12llu %13llu %11.0f %6u\n", r->op->name, (unsigned long long)r->cases,
                 (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0,
                 eng_stats_cells(&r->stats));
-        bool seen[GEN_CLASS_COUNT] = {false};
-        for (unsigned c = 0; c < o->n_classes; c++) {
-            gen_class k = o->classes[c];
-            if (seen[k] || !r->stats.generated[k])
-                continue;
-            seen[k] = true;
-            double rate = 100.0 * (double)r->stats.verified[k] / (double)r->stats.generated[k];
-            bool float_op = !r->op->classes || (r->op->classes & (1u << GEN_TIE));
-            if (k == GEN_RANDOM && float_op)
-                fprintf(f, " random:tie %.3f%%", 100.0 * (double)r->stats.ties[k] / (double)r->stats.generated[k]);
-            else if (k == GEN_RANDOM)
-                continue;
-            else
-                fprintf(f, " %s %.1f%%", gen_class_name(k), rate);
-            if (k == GEN_TIE && eng_stats_tie_exponents(&r->stats))
-                fprintf(f, " (%u exps)", eng_stats_tie_exponents(&r->stats));
-        }
-        fprintf(f, "\n");
+        char rates[600];
+        class_rates(o, r, rates, sizeof rates);
+        print_wrapped(f, rates, 4, 92);
         if (r->skipped[0])
-            fprintf(f, "%-24s stopped: %s\n", "", r->skipped);
+            fprintf(f, "    stopped: %s\n", r->skipped);
     }
 }
 
