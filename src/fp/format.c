@@ -1,10 +1,17 @@
 /* The binary formats tiefuzz knows, and bit-level helpers on them. */
 #include "fp.h"
 
-const fp_format fp_f16 = {"f16", 16, 5, 11, -14, 15, 15};
-const fp_format fp_bf16 = {"bf16", 16, 8, 8, -126, 127, 127};
-const fp_format fp_f32 = {"f32", 32, 8, 24, -126, 127, 127};
-const fp_format fp_f64 = {"f64", 64, 11, 53, -1022, 1023, 1023};
+/* name, total bits, exponent bits, precision (hidden bit included), normal exponents emin..emax, bias */
+#define FORMAT(n, b, e, p, lo, hi, bi) .name = n, .bits = b, .exp_bits = e, .precision = p, .emin = lo, .emax = hi, .bias = bi
+
+const fp_format fp_f16 = {FORMAT("f16", 16, 5, 11, -14, 15, 15)};
+const fp_format fp_bf16 = {FORMAT("bf16", 16, 8, 8, -126, 127, 127)};
+const fp_format fp_f32 = {FORMAT("f32", 32, 8, 24, -126, 127, 127)};
+const fp_format fp_f64 = {FORMAT("f64", 64, 11, 53, -1022, 1023, 1023)};
+const fp_format fp_tf32 = {FORMAT("tf32", 19, 8, 11, -126, 127, 127)};
+const fp_format fp_e4m3 = {FORMAT("e4m3", 8, 4, 4, -6, 8, 7), .finite_top = true};
+const fp_format fp_e5m2 = {FORMAT("e5m2", 8, 5, 3, -14, 15, 15)};
+const fp_format fp_e8m13 = {FORMAT("e8m13", 22, 8, 14, -126, 127, 127)};
 
 static uint64_t exp_field(const fp_format *f, uint64_t bits)
 {
@@ -20,7 +27,10 @@ static uint64_t sign_mask(const fp_format *f) { return 1ull << (f->bits - 1); }
 
 bool fp_is_nan_bits(const fp_format *f, uint64_t bits)
 {
-    return exp_field(f, bits) == (1ull << f->exp_bits) - 1 && frac_field(f, bits) != 0;
+    uint64_t top = (1ull << f->exp_bits) - 1, frac_all = (1ull << (f->precision - 1)) - 1;
+    if (f->finite_top)
+        return exp_field(f, bits) == top && frac_field(f, bits) == frac_all;
+    return exp_field(f, bits) == top && frac_field(f, bits) != 0;
 }
 
 bool fp_is_subnormal_bits(const fp_format *f, uint64_t bits)
@@ -35,6 +45,8 @@ uint64_t fp_flush_bits(const fp_format *f, uint64_t bits)
 
 uint64_t fp_default_nan(const fp_format *f)
 {
+    if (f->finite_top)
+        return sign_mask(f) - 1;
     uint64_t e = ((1ull << f->exp_bits) - 1) << (f->precision - 1);
     return e | (1ull << (f->precision - 2));
 }
@@ -55,7 +67,10 @@ fp_value fp_decode(const fp_format *f, uint64_t bits)
     bool sign = (bits & sign_mask(f)) != 0;
     uint64_t e = exp_field(f, bits), m = frac_field(f, bits);
     unsigned fb = f->precision - 1;
-    if (e == (1ull << f->exp_bits) - 1) {
+    bool top = e == (1ull << f->exp_bits) - 1;
+    if (f->finite_top)
+        top = top && m == (1ull << fb) - 1;  /* the rest of the top exponent are numbers */
+    if (top) {
         if (m == 0)
             return fp_inf(sign);
         fp_value n = fp_nan();

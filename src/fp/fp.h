@@ -24,9 +24,15 @@ typedef struct fp_format {
     unsigned precision;  /* significand bits including the hidden one */
     int emin, emax;      /* unbiased exponent range of normal numbers */
     int bias;
+    bool finite_top;     /* no infinity: the all-ones exponent holds numbers, and only all-ones bits are NaN */
 } fp_format;
 
 extern const fp_format fp_f16, fp_bf16, fp_f32, fp_f64;
+/* The small formats of tensor-core operands and results: tf32 (the top 19
+ * bits of an f32 word), e4m3 (OCP E4M3FN: finite_top, largest 448), e5m2,
+ * and e8m13 (f32's exponent with a 14-bit significand, an MMA output
+ * rounding).  Decoded and classified here; nothing rounds to e4m3. */
+extern const fp_format fp_tf32, fp_e4m3, fp_e5m2, fp_e8m13;
 
 typedef enum { FPK_ZERO, FPK_FINITE, FPK_INF, FPK_NAN } fp_kind;
 

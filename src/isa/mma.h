@@ -27,6 +27,10 @@ unsigned mma_op_count(void);
 const isa_op *mma_op_at(unsigned i);
 const mma_row *mma_row_of(const isa_op *op);
 
+/* An element's format (the fp kit's), and how many low bits of its word it
+ * ignores (tf32: the top 19 bits of an f32 word). */
+const fp_format *mma_format(mma_type t);
+unsigned mma_ignored_bits(mma_type t);
 /* Elements per word and words of each part of the tuple. */
 unsigned mma_per_word(mma_type t);
 unsigned mma_words(mma_type t, unsigned elements);

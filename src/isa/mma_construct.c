@@ -3,13 +3,20 @@
 #include <string.h>
 #include "mma.h"
 
+/* An element's fields as its word holds them: exponent bits, fraction bits
+ * and bias (tf32: an f32 word, whose low bits it ignores). */
+typedef struct { unsigned eb, fb; int bias; } ab_fmt;
+static ab_fmt ab_fmt_of(mma_type t)
+{
+    const fp_format *f = mma_format(t);
+    return (ab_fmt){f->exp_bits, f->precision - 1 + mma_ignored_bits(t), f->bias};
+}
+
 static uint32_t bottom_element(mma_type t, gen_rng *r)
 {
     /* An exponent field of 0..3: subnormals and the smallest normals. */
-    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23};
-    unsigned fb = frac_bits[t];
+    unsigned fb = ab_fmt_of(t).fb, width = mma_format(t)->bits + mma_ignored_bits(t);
     uint32_t v = ((uint32_t)gen_next(r) & ((1u << fb) - 1)) | gen_below(r, 4) << fb;
-    unsigned width = t == MMA_TF32 || t == MMA_F32 ? 32 : 32 / mma_per_word(t);
     return gen_coin(r) ? v | 1u << (width - 1) : v;
 }
 
@@ -46,30 +53,17 @@ static uint32_t special_element(mma_type t, gen_rng *r)
     }
 }
 
-/* The input formats' fields: exponent bits, fraction bits, bias, smallest subnormal exponent. */
-typedef struct { unsigned eb, fb; int bias; } ab_fmt;
-static ab_fmt ab_fmt_of(mma_type t)
-{
-    switch (t) {
-    case MMA_F16: return (ab_fmt){5, 10, 15};
-    case MMA_BF16: return (ab_fmt){8, 7, 127};
-    case MMA_E4M3: return (ab_fmt){4, 3, 7};
-    case MMA_E5M2: return (ab_fmt){5, 2, 15};
-    default: return (ab_fmt){8, 23, 127};
-    }
-}
 
 /* Bits of (-1)^sign * (1 + frac * 2^-fb) * 2^e in t, or UINT32_MAX if t cannot hold it exactly. */
 static uint32_t encode(mma_type t, bool sign, int e, uint32_t frac)
 {
     ab_fmt f = ab_fmt_of(t);
-    int emin = 1 - f.bias, emax = (int)((1u << f.eb) - 2) - f.bias;
-    if (t == MMA_E4M3)
-        emax += 1;  /* e4m3 uses the top exponent field for numbers */
-    if (t == MMA_TF32 && (frac & 0x1fff))
+    const fp_format *ff = mma_format(t);
+    int emin = ff->emin, emax = ff->emax;  /* e4m3 uses the top exponent field for numbers (finite_top) */
+    if (frac & ((1u << mma_ignored_bits(t)) - 1))
         return UINT32_MAX;
     uint32_t s = (uint32_t)sign << (f.eb + f.fb);
-    if (e > emax || (t == MMA_E4M3 && e == emax && frac == 7))
+    if (e > emax || (ff->finite_top && e == emax && frac == (1u << f.fb) - 1))
         return UINT32_MAX;
     if (e >= emin)
         return s | (uint32_t)(e + f.bias) << f.fb | frac;
@@ -190,9 +184,8 @@ uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace
     const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * K), *C = B + mma_words(row->ab, K * N);
     int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
                                                                                : in->param[PARAM_E_ZERO_F32];
-    static const unsigned frac_bits[] = {10, 7, 23, 3, 2, 23}, exp_bits[] = {5, 8, 8, 4, 5, 8};
-    static const int bias[] = {15, 127, 127, 7, 15, 127};
-    unsigned fb = frac_bits[row->ab], eb = exp_bits[row->ab];
+    ab_fmt f = ab_fmt_of(row->ab);
+    unsigned fb = f.fb, eb = f.eb;
     for (unsigned i = 0; i < row->m; i++)
         for (unsigned j = 0; j < N; j++) {
             uint32_t c = mma_element(C, row->c, i * N + j);
@@ -209,7 +202,7 @@ uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace
                 if (za || zb)
                     continue;
                 subnormal |= !ea || !eb2;
-                int e = (ea ? (int)ea - bias[row->ab] : 1 - bias[row->ab]) + (eb2 ? (int)eb2 - bias[row->ab] : 1 - bias[row->ab]);
+                int e = (ea ? (int)ea - f.bias : 1 - f.bias) + (eb2 ? (int)eb2 - f.bias : 1 - f.bias);
                 any = true;
                 below = e < threshold;
             }

@@ -15,36 +15,27 @@ typedef struct {
     int unit, exp;
 } element;
 
-static element decode_ieee(unsigned exp_bits, unsigned frac_bits, int bias, uint32_t bits, bool e4m3)
+/* The element as its word holds it: tf32 as an f32 word with the ignored bits cleared. */
+static element decode(mma_type t, uint32_t bits)
 {
+    const fp_format *f = mma_format(t);
+    unsigned ignored = mma_ignored_bits(t), exp_bits = f->exp_bits, frac_bits = f->precision - 1 + ignored;
+    bits &= ~((1u << ignored) - 1);
     element e = {0};
     uint32_t emask = (1u << exp_bits) - 1, fmask = (1u << frac_bits) - 1;
     uint32_t ex = (bits >> frac_bits) & emask, fr = bits & fmask;
     e.sign = (bits >> (exp_bits + frac_bits)) & 1;
-    if (e4m3 ? (ex == emask && fr == fmask) : ex == emask) {
+    if (f->finite_top ? (ex == emask && fr == fmask) : ex == emask) {
         /* e4m3 has no infinity: only S.1111.111 is NaN */
-        e.nan = e4m3 || fr != 0;
+        e.nan = f->finite_top || fr != 0;
         e.inf = !e.nan;
         return e;
     }
-    int emin = 1 - bias;
-    e.exp = ex ? (int)ex - bias : emin;
+    e.exp = ex ? (int)ex - f->bias : f->emin;
     e.sig = ex ? (fr | (1u << frac_bits)) : fr;
     e.unit = e.exp - (int)frac_bits;
     e.zero = e.sig == 0;
     return e;
-}
-
-static element decode(mma_type t, uint32_t bits)
-{
-    switch (t) {
-    case MMA_F16: return decode_ieee(5, 10, 15, bits, false);
-    case MMA_BF16: return decode_ieee(8, 7, 127, bits, false);
-    case MMA_TF32: return decode_ieee(8, 23, 127, bits & ~0x1fffu, false);  /* low 13 bits ignored */
-    case MMA_E4M3: return decode_ieee(4, 3, 7, bits, true);
-    case MMA_E5M2: return decode_ieee(5, 2, 15, bits, false);
-    default: return decode_ieee(8, 23, 127, bits, false);
-    }
 }
 
 static uint32_t canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
@@ -53,9 +44,6 @@ static uint32_t infinity(mma_type d, bool sign)
 {
     return d == MMA_F16 ? (sign ? 0xfc00u : 0x7c00u) : (sign ? 0xff800000u : 0x7f800000u);
 }
-
-/* The 14-bit significand format of RZ-E8M13, to truncate to before encoding as f32. */
-static const fp_format e8m13 = {"e8m13", 22, 8, 14, -126, 127, 127};
 
 static uint32_t round_out(const isa_instance *in, bool sign, uint64_t mag, int unit)
 {
@@ -67,10 +55,11 @@ static uint32_t round_out(const isa_instance *in, bool sign, uint64_t mag, int u
     case RHO_RNE_FP16:
         return (uint32_t)fp_round(&fp_f16, v, FP_RNE, &info) & 0xffff;  /* past the top: infinity */
     case RHO_RZ_E8M13: {
-        fp_round(&e8m13, v, FP_RTZ, &info);
+        /* truncated to e8m13's 14-bit significand, then encoded as f32 */
+        fp_round(&fp_e8m13, v, FP_RTZ, &info);
         if (info.overflow)
             return infinity(MMA_F32, sign);
-        fp_value t = fp_decode(&e8m13, fp_round(&e8m13, v, FP_RTZ, NULL));
+        fp_value t = fp_decode(&fp_e8m13, fp_round(&fp_e8m13, v, FP_RTZ, NULL));
         return (uint32_t)fp_round(&fp_f32, t, FP_RTZ, NULL);
     }
     default: {

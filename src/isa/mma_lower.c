@@ -56,14 +56,8 @@ typedef struct { unsigned exp_bits, frac_bits; int bias; bool e4m3; unsigned shi
 
 static layout layout_of(mma_type t)
 {
-    switch (t) {
-    case MMA_F16: return (layout){5, 10, 15, false, 0};
-    case MMA_BF16: return (layout){8, 7, 127, false, 0};
-    case MMA_TF32: return (layout){8, 10, 127, false, 13};  /* bits 31:13 of an f32 word */
-    case MMA_E4M3: return (layout){4, 3, 7, true, 0};
-    case MMA_E5M2: return (layout){5, 2, 15, false, 0};
-    default: return (layout){8, 23, 127, false, 0};
-    }
+    const fp_format *f = mma_format(t);  /* tf32: bits 31:13 of an f32 word */
+    return (layout){f->exp_bits, f->precision - 1, f->bias, f->finite_top, mma_ignored_bits(t)};
 }
 
 static term decode(ctx *c, mma_type t, unsigned bits)
@@ -128,8 +122,9 @@ static unsigned round_out(ctx *c, int rho, unsigned sign, unsigned mag, unsigned
         r = sel(c, band(c, normal, over), u(c, 0x7c00), r);
         return op2(c, "OpBitwiseOr", r, op2(c, "OpShiftLeftLogical", sign, u(c, 15)));
     }
-    unsigned p = rho == RHO_RZ_E8M13 ? 14 : 24, pad = 24 - p;
-    int sub_unit = rho == RHO_RZ_E8M13 ? -139 : -149;
+    const fp_format *kept = rho == RHO_RZ_E8M13 ? &fp_e8m13 : &fp_f32;  /* f32 with fewer significand bits */
+    unsigned p = kept->precision, pad = 24 - p;
+    int sub_unit = kept->emin - (int)(p - 1);
     unsigned normal = bnot(c, slt(c, e, iconst(c, -126)));
     unsigned nkeep = shift_right_signed(c, mag, op2(c, "OpISub", msb, u(c, p - 1)));
     unsigned nbits = op2(c, "OpBitwiseOr", op2(c, "OpShiftLeftLogical", op2(c, "OpIAdd", e, u(c, 127)), u(c, 23)),

@@ -31,6 +31,15 @@ static char names[N_ROWS][ISA_MAX_IN + ISA_MAX_OUT][8];
 static char summaries[N_ROWS][96];
 static bool ready;
 
+const fp_format *mma_format(mma_type t)
+{
+    static const fp_format *const formats[] = {[MMA_F16] = &fp_f16, [MMA_BF16] = &fp_bf16, [MMA_TF32] = &fp_tf32,
+                                               [MMA_E4M3] = &fp_e4m3, [MMA_E5M2] = &fp_e5m2, [MMA_F32] = &fp_f32};
+    return formats[t];
+}
+
+unsigned mma_ignored_bits(mma_type t) { return t == MMA_TF32 ? 32 - fp_tf32.bits : 0; }
+
 unsigned mma_per_word(mma_type t)
 {
     switch (t) {

@@ -175,7 +175,7 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
 /* What a product of a power of two and an f32 can be exactly: 24 significant
  * bits over a far wider exponent range than f32's (a fused product near a
  * subnormal K reaches below 2^-149).  Only an encoding for gen_addend. */
-static const fp_format f32_product = {"f32-product", 35, 11, 24, -1022, 1023, 1023};
+static const fp_format f32_product = {.name = "f32-product", .bits = 35, .exp_bits = 11, .precision = 24, .emin = -1022, .emax = 1023, .bias = 1023};
 
 /* K is the addend: build the product y so that K + y aims, then split y
  * into a power of two times b. */
