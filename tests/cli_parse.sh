@@ -38,6 +38,10 @@ for cmd in "gen --help" "run --help" "selftest --help" "gen v_fma_f32 --gen ties
     done
 done
 expect 2 "--gen 'ties': unknown class 'ties'" "$T" gen v_fma_f32 --gen ties
+# Lists past 64 entries are refused, not cut; a name too long to be a class is named (issue 11, item 12).
+expect 2 "more than 64 classes" "$T" gen v_fma_f32 --gen all,all,all,all,all
+expect 2 "unknown class 'tie-tie-tie-tie-tie-tie-tie-tie-tie'" "$T" gen v_fma_f32 --gen tie-tie-tie-tie-tie-tie-tie-tie-tie
+expect 0 "" "$T" gen v_fma_f32 --gen all,all,all,all -n 1
 
 # --seed: 0 to 2^64 - 1, digits only (strtoull would saturate, skip spaces, take a sign).
 for cmd in "gen v_fma_f32" "$RUN v_fma_f32" "selftest --cases 1 v_fma_f32"; do

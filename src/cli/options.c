@@ -111,15 +111,18 @@ const char *cli_class_names(char *buf, size_t n)
 /* --gen CLASS,... into the slots; the message names every class, from the class table. */
 static void parse_gen(cli_args *a, const char *v, const cli_gen_slots *s)
 {
-    const char *bad;
-    int n = gen_class_list_parse(v, s->classes, &bad);
+    char bad[80];
+    int n = gen_class_list_parse(v, s->classes, bad, sizeof bad);
     if (n > 0) {
         *s->n_classes = (unsigned)n;
         return;
     }
     char names[512];
-    cli_fail(a->cmd, "--gen '%s': unknown class '%s' (expected %s, or all)", v, n < 0 ? bad : v,
-             cli_class_names(names, sizeof names));
+    if (n == -2)
+        cli_fail(a->cmd, "--gen '%s': more than %d classes", v, GEN_CLASS_LIST_MAX);
+    else
+        cli_fail(a->cmd, "--gen '%s': unknown class '%s' (expected %s, or all)", v, bad,
+                 cli_class_names(names, sizeof names));
     a->failed = true;
 }
 

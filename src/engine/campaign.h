@@ -20,7 +20,7 @@ typedef struct {
     const char *device;          /* SEL, or NULL for the default */
     bool validation;
     isa_lowering lowering;
-    gen_class classes[64];
+    gen_class classes[GEN_CLASS_LIST_MAX];
     unsigned n_classes;
     uint64_t seed;
     uint64_t cases;              /* per op; 0: time-bound */

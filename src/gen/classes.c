@@ -1,4 +1,5 @@
 /* Generator class names. */
+#include <stdio.h>
 #include <string.h>
 #include "gen.h"
 
@@ -17,33 +18,31 @@ int gen_class_parse(const char *s)
     return -1;
 }
 
-int gen_class_list_parse(const char *s, gen_class *out, const char **bad)
+int gen_class_list_parse(const char *s, gen_class *out, char *bad, size_t badn)
 {
-    static char token[64];
     int n = 0;
-    while (*s) {
+    for (;;) {
         size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof token) {
-            *bad = len ? "(too long)" : "(empty)";
+        char token[32];
+        int c = -1;
+        if (len < sizeof token) {
+            memcpy(token, s, len);
+            token[len] = 0;
+            c = gen_class_parse(token);
+        }
+        bool all = len == 3 && strncmp(s, "all", 3) == 0;
+        if (c < 0 && !all) {
+            snprintf(bad, badn, "%.*s", (int)(len < 64 ? len : 64), s);  /* named, never stored */
             return -1;
         }
-        memcpy(token, s, len);
-        token[len] = 0;
-        if (strcmp(token, "all") == 0) {
-            for (int i = 0; i < GEN_CLASS_COUNT && n < GEN_CLASS_COUNT; i++)
-                out[n++] = (gen_class)i;
-        } else {
-            int c = gen_class_parse(token);
-            if (c < 0) {
-                *bad = token;
-                return -1;
-            }
-            if (n < 64)
-                out[n++] = (gen_class)c;
+        int first = all ? 0 : c, last = all ? GEN_CLASS_COUNT - 1 : c;
+        for (int i = first; i <= last; i++) {
+            if (n == GEN_CLASS_LIST_MAX)
+                return -2;
+            out[n++] = (gen_class)i;
         }
-        s += len;
-        if (*s == ',')
-            s++;
+        if (!s[len])
+            return n;
+        s += len + 1;
     }
-    return n;
 }

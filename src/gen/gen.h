@@ -5,6 +5,7 @@
 #define TIEFUZZ_GEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "../fp/fp.h"
 
@@ -24,8 +25,12 @@ typedef enum {
 
 const char *gen_class_name(gen_class c);
 int gen_class_parse(const char *s);  /* -1 when unknown */
-/* Parse "tie,near-tie" into a list; returns count or -1 (bad name in *bad). */
-int gen_class_list_parse(const char *s, gen_class *out, const char **bad);
+/* A class list holds at most this many entries ("all" counts GEN_CLASS_COUNT). */
+#define GEN_CLASS_LIST_MAX 64
+/* Parse "tie,near-tie" into out (GEN_CLASS_LIST_MAX entries); returns the
+ * count, or -1 with the name that is not a class copied into bad (an empty
+ * or over-long name too), or -2 when the list is longer than the maximum. */
+int gen_class_list_parse(const char *s, gen_class *out, char *bad, size_t badn);
 
 /* splitmix64: tiny, fast, and seedable per case so that the same seed gives
  * the same cases whatever the batch size. */
