@@ -43,13 +43,32 @@ uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uin
 uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint32_t sb, bool a_h1, bool b_h1);
 
 maxwell_xmad_ctl maxwell_xmad_controls(const isa_instance *in);
-/* The XMADs of the sequences: flags of MAXWELL_SEQ_* and a cop. */
-enum { MAXWELL_SEQ_SA = 1, MAXWELL_SEQ_SB = 2, MAXWELL_SEQ_A_H1 = 4, MAXWELL_SEQ_B_H1 = 8, MAXWELL_SEQ_PSL = 16,
-       MAXWELL_SEQ_MRG = 32 };
-maxwell_xmad_ctl maxwell_seq_xmad(unsigned flags, int cop);
 maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in);
 
-/* The sequences, step by step, with the model parameters of the instance. */
+/* The multiply sequences as data (maxwell_seq.c), which the model and the
+ * lowering both walk: each step an XMAD (flags of MAXWELL_SEQ_* and a cop;
+ * with imm, Sb is the instance's immediate) or an IADD3.RS, reading three
+ * registers and writing one.  Registers 0-2 are the tuple's input words,
+ * MAXWELL_SEQ_RZ is zero, the rest temporaries; the last step's is the result. */
+enum { MAXWELL_SEQ_SA = 1, MAXWELL_SEQ_SB = 2, MAXWELL_SEQ_A_H1 = 4, MAXWELL_SEQ_B_H1 = 8, MAXWELL_SEQ_PSL = 16,
+       MAXWELL_SEQ_MRG = 32 };
+enum { MAXWELL_SEQ_RZ = 3, MAXWELL_SEQ_REGS = 7 };
+typedef struct {
+    bool iadd3_rs;      /* else an XMAD */
+    unsigned flags;
+    int cop;
+    bool imm;
+    int dst, src[3];
+} maxwell_seq_step;
+typedef struct {
+    unsigned n;
+    maxwell_seq_step step[5];
+} maxwell_seq;
+const maxwell_seq *maxwell_seq_of(int form);  /* NULL: not a sequence */
+maxwell_xmad_ctl maxwell_seq_xmad(const maxwell_seq_step *s, uint32_t imm);
+uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words);
+
+/* The sequences on their operands (for the oracle tests). */
 uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c);
 uint32_t maxwell_imad_hi_u32(uint32_t a, uint32_t b, uint32_t c);
 uint32_t maxwell_imul_imm16(uint32_t a, uint32_t imm, uint32_t c);

@@ -98,73 +98,24 @@ maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in)
 
 /* ---- the sequences, as NVIDIA's compiler emits them ---- */
 
-maxwell_xmad_ctl maxwell_seq_xmad(unsigned flags, int cop)
-{
-    maxwell_xmad_ctl x = {0};
-    x.sa = flags & MAXWELL_SEQ_SA;
-    x.sb = flags & MAXWELL_SEQ_SB;
-    x.a_h1 = flags & MAXWELL_SEQ_A_H1;
-    x.b_h1 = flags & MAXWELL_SEQ_B_H1;
-    x.psl = flags & MAXWELL_SEQ_PSL;
-    x.mrg = flags & MAXWELL_SEQ_MRG;
-    x.cop = cop;
-    return x;
-}
-
-static uint32_t xmad(unsigned flags, int cop, uint32_t a, uint32_t b, uint32_t c)
-{
-    maxwell_xmad_ctl x = maxwell_seq_xmad(flags, cop);
-    return maxwell_xmad(&x, CSFU_ENVYTOOLS, a, b, c, 0, NULL);
-}
-enum { S_A = MAXWELL_SEQ_SA, S_B = MAXWELL_SEQ_SB, A_H1 = MAXWELL_SEQ_A_H1, B_H1 = MAXWELL_SEQ_B_H1,
-       PSL = MAXWELL_SEQ_PSL, MRG = MAXWELL_SEQ_MRG };
-
 uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t d = xmad(0, COP_C32, a, b, c);              /* XMAD D, A, B, C */
-    uint32_t t = xmad(MRG | B_H1, COP_C32, a, b, 0);     /* XMAD.MRG T, A, B.H1, RZ */
-    return xmad(PSL | A_H1 | B_H1, COP_CBCC, a, t, d);   /* XMAD.PSL.CBCC D, A.H1, T.H1, D */
-}
-
-static uint32_t iadd3_rs(uint32_t a, uint32_t b, uint32_t c)
-{
-    maxwell_iadd3_ctl x = {0};
-    x.shift = SHIFT_RS;
-    return maxwell_iadd3(&x, a, b, c, 0, NULL);
+    return maxwell_seq_run(maxwell_seq_of(MAXWELL_IMAD_LO), CSFU_ENVYTOOLS, 0, (uint32_t[]){a, b, c}, 3);
 }
 
 uint32_t maxwell_imad_hi_u32(uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t t0 = xmad(0, COP_C32, a, b, 0);             /* XMAD T0, A.H0, B.H0, RZ */
-    uint32_t t1 = xmad(B_H1, COP_C32, a, b, 0);          /* XMAD T1, A.H0, B.H1, RZ */
-    uint32_t d1 = xmad(A_H1 | B_H1, COP_C32, a, b, c);   /* XMAD D1, A.H1, B.H1, C */
-    t0 = xmad(A_H1, COP_CHI, a, b, t0);                  /* XMAD.CHI T0, A.H1, B.H0, T0 */
-    return iadd3_rs(t0, t1, d1);                         /* IADD3.RS D, T0, T1, D1 */
+    return maxwell_seq_run(maxwell_seq_of(MAXWELL_IMAD_HI_U32), CSFU_ENVYTOOLS, 0, (uint32_t[]){a, b, c}, 3);
 }
 
 uint32_t maxwell_imul_imm16(uint32_t a, uint32_t imm, uint32_t c)
 {
-    maxwell_xmad_ctl x = {0};
-    x.sb_imm = true;
-    x.imm = imm;
-    uint32_t t = maxwell_xmad(&x, CSFU_ENVYTOOLS, a, 0, c, 0, NULL);  /* XMAD T, A, #imm, C */
-    x.a_h1 = true;
-    x.psl = true;
-    return maxwell_xmad(&x, CSFU_ENVYTOOLS, a, 0, t, 0, NULL);        /* XMAD.PSL D, A.H1, #imm, T */
+    return maxwell_seq_run(maxwell_seq_of(MAXWELL_IMUL_IMM16), CSFU_ENVYTOOLS, imm, (uint32_t[]){a, c}, 2);
 }
 
 uint32_t maxwell_imad_hi_s32(int csfu, uint32_t a, uint32_t b, uint32_t c)
 {
-    /* The unsigned sequence with S16 on the high halves and CSFU on the
-     * high x high step. */
-    uint32_t t0 = xmad(0, COP_C32, a, b, 0);
-    uint32_t t1 = xmad(B_H1 | S_B, COP_C32, a, b, 0);
-    maxwell_xmad_ctl hh = {0};
-    hh.sa = hh.sb = hh.a_h1 = hh.b_h1 = true;
-    hh.cop = COP_CSFU;
-    uint32_t d1 = maxwell_xmad(&hh, csfu, a, b, c, 0, NULL);
-    t0 = xmad(A_H1 | S_A, COP_CHI, a, b, t0);
-    return iadd3_rs(t0, t1, d1);
+    return maxwell_seq_run(maxwell_seq_of(MAXWELL_IMAD_HI_S32), csfu, 0, (uint32_t[]){a, b, c}, 3);
 }
 
 void maxwell_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
@@ -200,16 +151,12 @@ void maxwell_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_
         break;
     }
     case MAXWELL_IMAD_LO:
-        out[0] = maxwell_imad_lo(w[0], w[1], w[2]);
-        break;
     case MAXWELL_IMAD_HI_U32:
-        out[0] = maxwell_imad_hi_u32(w[0], w[1], w[2]);
-        break;
     case MAXWELL_IMUL_IMM16:
-        out[0] = maxwell_imul_imm16(w[0], in->ctrl[CTRL_IMM], w[1]);
+        out[0] = maxwell_seq_run(maxwell_seq_of(in->op->form), csfu, in->ctrl[CTRL_IMM], w, in->op->n_in);
         break;
     case MAXWELL_IMAD_HI_S32: {
-        out[0] = maxwell_imad_hi_s32(csfu, w[0], w[1], w[2]);
+        out[0] = maxwell_seq_run(maxwell_seq_of(in->op->form), csfu, in->ctrl[CTRL_IMM], w, in->op->n_in);
         if (t) {
             /* Which CSFU readings give the exact signed high word here. */
             uint32_t exact = (uint32_t)(((int64_t)(int32_t)w[0] * (int32_t)w[1]) >> 32) + w[2];

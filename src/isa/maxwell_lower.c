@@ -126,20 +126,27 @@ static unsigned lower_iadd3(spv_builder *b, const maxwell_iadd3_ctl *c, unsigned
     return d;
 }
 
-/* One XMAD of a sequence. */
-static unsigned seq_xmad(spv_builder *b, unsigned flags, int cop, int csfu, unsigned a, unsigned bb, unsigned c)
+/* A sequence, step by step from its table: the same steps the model takes. */
+static unsigned lower_seq(spv_builder *b, const isa_instance *in, const unsigned *w, unsigned zero)
 {
-    maxwell_xmad_ctl x = maxwell_seq_xmad(flags, cop);
-    return lower_xmad(b, &x, csfu, a, bb, c, u(b, 0), NULL);
-}
-enum { S_A = MAXWELL_SEQ_SA, S_B = MAXWELL_SEQ_SB, A_H1 = MAXWELL_SEQ_A_H1, B_H1 = MAXWELL_SEQ_B_H1,
-       PSL = MAXWELL_SEQ_PSL, MRG = MAXWELL_SEQ_MRG };
-
-static unsigned seq_iadd3_rs(spv_builder *b, unsigned x, unsigned y, unsigned z)
-{
-    maxwell_iadd3_ctl c = {0};
-    c.shift = SHIFT_RS;
-    return lower_iadd3(b, &c, x, y, z, u(b, 0), NULL);
+    const maxwell_seq *seq = maxwell_seq_of(in->op->form);
+    unsigned r[MAXWELL_SEQ_REGS] = {0};
+    for (unsigned i = 0; i < in->op->n_in && i < MAXWELL_SEQ_RZ; i++)
+        r[i] = w[i];
+    r[MAXWELL_SEQ_RZ] = zero;
+    const maxwell_seq_step *s = seq->step;
+    for (unsigned i = 0; i < seq->n; i++) {
+        s = &seq->step[i];
+        unsigned x = r[s->src[0]], y = r[s->src[1]], z = r[s->src[2]];
+        if (s->iadd3_rs) {
+            maxwell_iadd3_ctl c = {.shift = SHIFT_RS};
+            r[s->dst] = lower_iadd3(b, &c, x, y, z, u(b, 0), NULL);
+        } else {
+            maxwell_xmad_ctl c = maxwell_seq_xmad(s, in->ctrl[CTRL_IMM]);
+            r[s->dst] = lower_xmad(b, &c, in->param[PARAM_CSFU], x, y, z, u(b, 0), NULL);
+        }
+    }
+    return r[s->dst];
 }
 
 const char *maxwell_lower(const isa_instance *in, isa_lowering l, spv_builder *b, const unsigned *w, unsigned *out)
@@ -158,32 +165,12 @@ const char *maxwell_lower(const isa_instance *in, isa_lowering l, spv_builder *b
         out[0] = lower_iadd3(b, &c, w[0], w[1], w[2], w[3], &out[1]);
         return NULL;
     }
-    case MAXWELL_IMAD_LO: {
-        unsigned d = seq_xmad(b, 0, COP_C32, csfu, w[0], w[1], w[2]);
-        unsigned t = seq_xmad(b, MRG | B_H1, COP_C32, csfu, w[0], w[1], zero);
-        out[0] = seq_xmad(b, PSL | A_H1 | B_H1, COP_CBCC, csfu, w[0], t, d);
-        return NULL;
-    }
+    case MAXWELL_IMAD_LO:
     case MAXWELL_IMAD_HI_U32:
-    case MAXWELL_IMAD_HI_S32: {
-        bool s = in->op->form == MAXWELL_IMAD_HI_S32;
-        unsigned t0 = seq_xmad(b, 0, COP_C32, csfu, w[0], w[1], zero);
-        unsigned t1 = seq_xmad(b, B_H1 | (s ? S_B : 0), COP_C32, csfu, w[0], w[1], zero);
-        unsigned d1 = seq_xmad(b, A_H1 | B_H1 | (s ? S_A | S_B : 0), s ? COP_CSFU : COP_C32, csfu, w[0], w[1], w[2]);
-        t0 = seq_xmad(b, A_H1 | (s ? S_A : 0), COP_CHI, csfu, w[0], w[1], t0);
-        out[0] = seq_iadd3_rs(b, t0, t1, d1);
+    case MAXWELL_IMAD_HI_S32:
+    case MAXWELL_IMUL_IMM16:
+        out[0] = lower_seq(b, in, w, zero);
         return NULL;
-    }
-    case MAXWELL_IMUL_IMM16: {
-        maxwell_xmad_ctl x = {0};
-        x.sb_imm = true;
-        x.imm = in->ctrl[CTRL_IMM];
-        unsigned t = lower_xmad(b, &x, csfu, w[0], zero, w[1], zero, NULL);
-        x.a_h1 = true;
-        x.psl = true;
-        out[0] = lower_xmad(b, &x, csfu, w[0], zero, t, zero, NULL);
-        return NULL;
-    }
     }
     return "unknown form";
 }
