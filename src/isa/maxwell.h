@@ -16,8 +16,8 @@ enum { SHIFT_NS, SHIFT_RS, SHIFT_LS };
 enum { CSFU_ENVYTOOLS, CSFU_RYUJINX, CSFU_CROSS };
 enum { CC_ZF = 1, CC_SF = 2, CC_CF = 4, CC_OF = 8 };
 
-extern const isa_op maxwell_ops[];
-extern const unsigned maxwell_op_count;
+/* The table's rows: NULL past the last. */
+const isa_op *maxwell_op_at(unsigned i);
 extern const isa_family_impl maxwell_impl;
 
 /* One XMAD, as the models and the sequences use it. */

@@ -92,7 +92,7 @@ const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .low
 /* merge needs an Sb that MRG or CBCC reads whole: XMAD and IMAD.LO only. */
 #define NO_MERGE (GEN_INT_CLASSES & ~(1u << GEN_MERGE))
 
-const isa_op maxwell_ops[] = {
+static const isa_op ops[] = {
     {MAXWELL, .name = "maxwell.xmad", .scope = SASS_SCOPE, .summary = "16x16+32 multiply-add with modifiers",
      IN(U("ra"), U("sb"), U("sc"), CC("cc")), OUT(U("rd"), CC("cc")),
      .ctrl_limit = {[CTRL_SASIGN] = 1, [CTRL_SBSIGN] = 1, [CTRL_PSL] = 1, [CTRL_COP] = 7, [CTRL_MRG] = 1, [CTRL_X] = 1,
@@ -118,4 +118,4 @@ const isa_op maxwell_ops[] = {
      .params = P(CSFU), .form = MAXWELL_IMAD_HI_S32, .classes = NO_MERGE},
 };
 
-const unsigned maxwell_op_count = sizeof maxwell_ops / sizeof maxwell_ops[0];
+const isa_op *maxwell_op_at(unsigned i) { return i < sizeof ops / sizeof ops[0] ? &ops[i] : NULL; }

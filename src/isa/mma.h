@@ -23,7 +23,7 @@ typedef struct {
 enum { RHO_RZ_FP32, RHO_RNE_FP16, RHO_RZ_E8M13 };
 
 extern const isa_family_impl mma_impl;
-unsigned mma_op_count(void);
+/* The table's rows (built on the first call): NULL past the last. */
 const isa_op *mma_op_at(unsigned i);
 const mma_row *mma_row_of(const isa_op *op);
 

@@ -123,8 +123,6 @@ static void build(void)
     ready = true;
 }
 
-unsigned mma_op_count(void) { return N_ROWS; }
-
 const isa_op *mma_op_at(unsigned i)
 {
     if (!ready)

@@ -23,8 +23,8 @@ typedef enum {
 /* Row flags. */
 #define RDNA2_DST_HI 1  /* MIXHI: the result goes to bits 31:16 */
 
-extern const isa_op rdna2_ops[];
-extern const unsigned rdna2_op_count;
+/* The table's rows: NULL past the last. */
+const isa_op *rdna2_op_at(unsigned i);
 extern const isa_family_impl rdna2_impl;
 
 /* Shared between the model, the lowering and the constructors. */

@@ -49,7 +49,7 @@ static const isa_literal literal_k = {.ctrl = CTRL_K, .format = &fp_f32};
 
 #define LEGACY_SCOPE(encoding) "GCN and RDNA 1 " encoding " (absent from RDNA 2 tables; kept: doc/translation.md)"
 
-const isa_op rdna2_ops[] = {
+static const isa_op ops[] = {
     {RDNA2, .name = "rdna2.v_fma_f32", .scope = "RDNA 2 VOP3", .summary = "D = S0*S1 + S2, fused to f32",
      .translated = true, IN(F32("s0"), F32("s1"), F32("s2")), OUT(F32("d")), VOP3_MODS, .params = P(OMOD),
      .form = RDNA2_FMA32, .src = {0, 1, 2}},
@@ -101,4 +101,4 @@ const isa_op rdna2_ops[] = {
      OUT({"d_lo", WORD_F64LO}, {"d_hi", WORD_F64HI}), .form = RDNA2_FMA64, .src = {0, 1, 2}},
 };
 
-const unsigned rdna2_op_count = sizeof rdna2_ops / sizeof rdna2_ops[0];
+const isa_op *rdna2_op_at(unsigned i) { return i < sizeof ops / sizeof ops[0] ? &ops[i] : NULL; }

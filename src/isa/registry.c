@@ -79,16 +79,35 @@ const char *isa_word_format_name(isa_word_format f)
     return names[f];
 }
 
-/* Every family's table, in order. */
-unsigned isa_op_count(void) { return rdna2_op_count + maxwell_op_count + mma_op_count(); }
+/* Every family's table, in order: a new family adds its line here. */
+static const isa_op *(*const family_tables[])(unsigned) = {rdna2_op_at, maxwell_op_at, mma_op_at};
+#define N_FAMILIES (sizeof family_tables / sizeof family_tables[0])
+
+static unsigned family_size(unsigned f)
+{
+    unsigned n = 0;
+    while (family_tables[f](n))
+        n++;
+    return n;
+}
+
+unsigned isa_op_count(void)
+{
+    unsigned n = 0;
+    for (unsigned f = 0; f < N_FAMILIES; f++)
+        n += family_size(f);
+    return n;
+}
+
 const isa_op *isa_op_at(unsigned i)
 {
-    if (i < rdna2_op_count)
-        return &rdna2_ops[i];
-    i -= rdna2_op_count;
-    if (i < maxwell_op_count)
-        return &maxwell_ops[i];
-    return mma_op_at(i - maxwell_op_count);
+    for (unsigned f = 0; f < N_FAMILIES; f++) {
+        const isa_op *op = family_tables[f](i);
+        if (op)
+            return op;
+        i -= family_size(f);
+    }
+    return NULL;
 }
 
 const isa_op *isa_op_find(const char *name)
