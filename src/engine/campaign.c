@@ -654,7 +654,7 @@ int eng_run(const eng_options *o)
             r->shard_empty = true;
             continue;
         }
-        bool fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k=");
+        bool fixed_k = isa_literal_named(tmpl[i].op, o->ctrl_text);
         s.n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, s.classes);
         if (!s.n_classes) {
             snprintf(r->skipped, sizeof r->skipped, "none of the requested generator classes applies to this op");

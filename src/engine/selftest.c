@@ -158,7 +158,7 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
     bool started[64] = {false};
     for (unsigned k = 0; k < threads; k++) {
         jobs[k] = (selftest_job){.o = o, .tmpl = tmpl, .fixed_ctrl = o->ctrl_text != NULL,
-                                 .fixed_k = o->ctrl_text && strstr(o->ctrl_text, "k="),
+                                 .fixed_k = isa_literal_named(op, o->ctrl_text),
                                  .fixed_params = o->param_text != NULL, .n_classes = n_classes, .thread = k,
                                  .threads = threads};
         memcpy(jobs[k].classes, classes, n_classes * sizeof *classes);

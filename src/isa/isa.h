@@ -238,6 +238,8 @@ void isa_random_controls(isa_instance *in, gen_rng *rng);
 /* The literal's value (0 for an op without one), and setting it. */
 uint32_t isa_literal_value(const isa_instance *in);
 void isa_literal_set(isa_instance *in, uint32_t v);
+/* Whether a "name=value,..." controls text (NULL: none) sets op's literal. */
+bool isa_literal_named(const isa_op *op, const char *controls_text);
 /* A literal for a case block aimed at class c: an ordinary normal value for
  * the tie-aimed classes, a special, subnormal or huge one for those. */
 uint32_t isa_literal_draw(const isa_op *op, gen_class c, gen_rng *r);

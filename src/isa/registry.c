@@ -380,6 +380,18 @@ void isa_literal_set(isa_instance *in, uint32_t v)
         in->ctrl[in->op->literal->ctrl] = v;
 }
 
+bool isa_literal_named(const isa_op *op, const char *text)
+{
+    if (!op->literal || !text)
+        return false;
+    const char *name = isa_controls[op->literal->ctrl].name;
+    size_t n = strlen(name);
+    for (const char *p = text; *p; p += strcspn(p, ","), p += *p == ',')
+        if (!strncmp(p, name, n) && p[n] == '=')
+            return true;
+    return false;
+}
+
 uint32_t isa_literal_draw(const isa_op *op, gen_class c, gen_rng *r)
 {
     const fp_format *f = op->literal->format;
