@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     unsigned batch_size = 65536;
     double seconds = 0.3;
     bool device_too = true;
-    const char *globs[32];
+    const char *globs[32] = {0};
     unsigned n_globs = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--lowering") && i + 1 < argc) {

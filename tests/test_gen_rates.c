@@ -6,6 +6,7 @@
 #include "check.h"
 #include "engine/campaign.h"
 #include "isa/classify.h"
+#include "isa/rdna2.h"
 
 int main(void)
 {
@@ -22,6 +23,7 @@ int main(void)
         isa_instance tmpl, in;
         isa_instance_default(&tmpl, op);
         unsigned verified[GEN_CLASS_COUNT] = {0}, ties[GEN_CLASS_COUNT] = {0}, carries[GEN_CLASS_COUNT] = {0};
+        unsigned at_result[GEN_CLASS_COUNT] = {0};  /* verified at the rounding that writes the result */
         uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
         isa_verdict t;
         for (unsigned i = 0; i < per_class * nm; i++) {
@@ -30,6 +32,8 @@ int main(void)
             uint32_t m = eng_make_case(&in, 7, i, mine, nm, w, host, &t);
             gen_class c = mine[i % nm];
             verified[c] += (m >> c) & 1;
+            at_result[c] += (t.at_result >> c) & 1;
+            CHECK((t.at_result & ~m) == 0, "%s: a class at the result that the case does not have", op->name);
             ties[c] += (m >> GEN_TIE) & 1;
             carries[c] += (m >> GEN_CARRY) & 1;
         }
@@ -79,6 +83,18 @@ int main(void)
             CHECK((double)verified[GEN_OVERFLOW] / per_class >= 0.9, "%s: overflow rate", op->name);
         if (!mix32 && !f64)
             CHECK((double)verified[GEN_DOUBLE_ROUND] / per_class >= 0.8, "%s: double-round rate", op->name);
+        /* Per step (issue 12): ties and near ties are built at the rounding that writes the
+         * result, the legacy forms' sum included; the subnormal class reaches that rounding too
+         * (for the legacy forms a normal product and c = -(p + d): the sum itself, not only the
+         * product and sources they flush first).  Where the addend is the literal K (an
+         * ordinary normal number in most blocks) no product can take the sum there, nor can
+         * V_FMA_MIX_F32's f16 sources (products at least 2^-48): their summary line says so. */
+        CHECK((double)at_result[GEN_TIE] / per_class >= 0.9, "%s: tie rate at the result", op->name);
+        CHECK((double)at_result[GEN_NEAR_TIE] / per_class >= 0.9, "%s: near-tie rate at the result", op->name);
+        bool k_addend = op->src[2] == RDNA2_SRC_K;
+        if (!k_addend && !mix32 && !strcmp(op->family, "rdna2"))
+            CHECK((double)at_result[GEN_SUBNORMAL] / per_class >= 0.4, "%s: subnormal rate at the result %.3f",
+                  op->name, (double)at_result[GEN_SUBNORMAL] / per_class);
     }
     /* Same seed, same cases, whatever order they are asked for in. */
     const isa_op *op = isa_op_find("v_fma_f32");

@@ -215,6 +215,8 @@ static void note_classes(eng_class_stats *st, gen_class c, const isa_verdict *v)
     st->generated[c]++;
     if (v->classes & (1u << c))
         st->verified[c]++;
+    if (v->at_result & (1u << c))
+        st->at_result[c]++;
     if (v->classes & (1u << GEN_TIE)) {
         st->ties[c]++;
         int e = v->tie_exp + ENG_EXP_RANGE / 2;

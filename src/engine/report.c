@@ -9,6 +9,7 @@ void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from)
         into->generated[c] += from->generated[c];
         into->verified[c] += from->verified[c];
         into->ties[c] += from->ties[c];
+        into->at_result[c] += from->at_result[c];
     }
     for (int i = 0; i < ENG_EXP_RANGE / 8; i++)
         into->tie_exps[i] |= from->tie_exps[i];
@@ -45,11 +46,15 @@ static void class_rates(const eng_options *o, const eng_op_report *r, char *buf,
             continue;
         seen[g] = true;
         double gen = (double)r->stats.generated[g];
+        double verified = 100.0 * (double)r->stats.verified[g] / gen, at = 100.0 * (double)r->stats.at_result[g] / gen;
         int w = g == GEN_RANDOM
                     ? snprintf(buf + k, n - k, "%srandom:tie %.3f%%", k ? "  " : "", 100.0 * (double)r->stats.ties[g] / gen)
-                    : snprintf(buf + k, n - k, "%s%s %.1f%%", k ? "  " : "", gen_class_name(g),
-                               100.0 * (double)r->stats.verified[g] / gen);
+                    : snprintf(buf + k, n - k, "%s%s %.1f%%", k ? "  " : "", gen_class_name(g), verified);
         k += w > 0 ? (size_t)w : 0;
+        /* Where part of a class is reached only before the result (a flushed source, an
+         * unfused form's product), the rate at the result too. */
+        if (verified - at >= 0.05 && k < n)
+            k += (size_t)snprintf(buf + k, n - k, " (%.1f%% at the result)", at);
         if (g == GEN_TIE && eng_stats_tie_exponents(&r->stats) && k < n)
             k += (size_t)snprintf(buf + k, n - k, " (%u exps)", eng_stats_tie_exponents(&r->stats));
     }
@@ -177,6 +182,8 @@ static void write_json(FILE *f, void *ctx)
             json_uint(&j, "verified", r->stats.verified[k]);
             json_double(&j, "rate", (double)r->stats.verified[k] / (double)r->stats.generated[k]);
             json_double(&j, "tie_rate", (double)r->stats.ties[k] / (double)r->stats.generated[k]);
+            json_uint(&j, "at_result", r->stats.at_result[k]);
+            json_double(&j, "at_result_rate", (double)r->stats.at_result[k] / (double)r->stats.generated[k]);
             json_end_object(&j);
         }
         json_end_object(&j);
@@ -208,7 +215,7 @@ int eng_report_conclude(const eng_outcome *r, int status)
     eng_report_summary(stdout, r->o, r->reports, r->n);
     eng_findings_print(r->findings, stdout);
     if (eng_findings_known(r->findings))
-        printf("\n%llu disagreements are known divergences (%s); they do not change the exit status\n",
+        printf("\n%llu disagreements are known divergences, which do not change the exit status (rules: %s)\n",
                (unsigned long long)eng_findings_known(r->findings), r->known_dir);
     char why[200];
     bool incomplete = eng_incomplete(r, why, sizeof why);

@@ -23,6 +23,7 @@ typedef struct {
  * class, cases that are ties, and the result exponents ties reached. */
 typedef struct {
     uint64_t generated[GEN_CLASS_COUNT], verified[GEN_CLASS_COUNT], ties[GEN_CLASS_COUNT];
+    uint64_t at_result[GEN_CLASS_COUNT];  /* verified at the step that writes the result */
     uint8_t tie_exps[ENG_EXP_RANGE / 8];
     uint64_t cells[ISA_CELL_WORDS];   /* rounding cells reached */
 } eng_class_stats;

@@ -36,6 +36,7 @@ static inline float fp_ffrom(uint32_t b)
     return x;
 }
 static inline double fp_pow2(int k) { return fp_dfrom((uint64_t)(k + 1023) << 52); }  /* |k| <= 1022 */
+static inline double fp_dabs(double x) { return fp_dfrom(fp_dbits(x) & ~(1ull << 63)); }
 /* Exponent and lowest set bit of a normal, nonzero double. */
 static inline int fp_dexp(double x) { return (int)((fp_dbits(x) >> 52) & 0x7ff) - 1023; }
 static inline int fp_dlsb(double x)

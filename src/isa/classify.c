@@ -36,55 +36,80 @@ static bool lane_double_round(const isa_lane *l)
     return is_tie(l->dest, s32) && !is_tie(l->dest, fused);
 }
 
-uint32_t isa_trace_classes(const isa_trace *t, uint32_t want)
+/* One final rounding's classes. */
+static uint32_t step_classes(const isa_step *s)
+{
+    uint32_t m = 0;
+    if (s->info.position == FP_TIE)
+        m |= 1u << GEN_TIE;
+    if (near_tie(&s->info))
+        m |= 1u << GEN_NEAR_TIE;
+    if (s->info.tiny && s->exact.kind == FPK_FINITE)
+        m |= 1u << GEN_SUBNORMAL;
+    if (s->info.overflow)
+        m |= 1u << GEN_OVERFLOW;
+    return m;
+}
+
+/* What a lane's sources are: subnormal, not finite. */
+static uint32_t source_classes(const isa_lane *l)
+{
+    uint32_t m = 0;
+    for (int j = 0; j < 3; j++) {
+        if (l->src_subnormal[j])
+            m |= 1u << GEN_SUBNORMAL;
+        if (l->src[j].kind != FPK_FINITE)
+            m |= 1u << GEN_SPECIAL;
+    }
+    return m;
+}
+
+/* Where the value the lane's last rounding rounds lies: near the subnormal
+ * or overflow threshold, cancelled; and whether it rounds twice. */
+static uint32_t sum_classes(const isa_lane *l, uint32_t want)
+{
+    uint32_t m = 0;
+    fp_value v = l->exact;
+    if (v.kind == FPK_FINITE) {
+        int msb = fp_msb(v);
+        if (msb < l->dest->emin + 2)
+            m |= 1u << GEN_SUBNORMAL;
+        if (msb >= l->dest->emax - 1)
+            m |= 1u << GEN_OVERFLOW;
+        int big = -100000;
+        if (l->product.kind == FPK_FINITE)
+            big = fp_msb(l->product);
+        if (l->addend.kind == FPK_FINITE && fp_msb(l->addend) > big)
+            big = fp_msb(l->addend);
+        if (msb < big - (int)l->dest->precision)
+            m |= 1u << GEN_CANCEL;
+    } else if (v.kind == FPK_ZERO && l->product.kind != FPK_ZERO) {
+        m |= 1u << GEN_CANCEL;  /* exact cancellation to zero */
+    }
+    /* The costly check only when asked for. */
+    if ((want & (1u << GEN_DOUBLE_ROUND)) && lane_double_round(l))
+        m |= 1u << GEN_DOUBLE_ROUND;
+    return m;
+}
+
+/* at_result: only the final roundings that write the result, and no source's classes. */
+static uint32_t trace_classes(const isa_trace *t, uint32_t want, bool at_result)
 {
     uint32_t m = 1u << GEN_RANDOM;
-    for (unsigned i = 0; i < t->n_steps; i++) {
-        const isa_step *s = &t->step[i];
-        if (!s->final)
-            continue;
-        if (s->info.position == FP_TIE)
-            m |= 1u << GEN_TIE;
-        if (near_tie(&s->info))
-            m |= 1u << GEN_NEAR_TIE;
-        if (s->info.tiny && s->exact.kind == FPK_FINITE)
-            m |= 1u << GEN_SUBNORMAL;
-        if (s->info.overflow)
-            m |= 1u << GEN_OVERFLOW;
-    }
+    for (unsigned i = 0; i < t->n_steps; i++)
+        if (t->step[i].final && !(at_result && t->step[i].intermediate))
+            m |= step_classes(&t->step[i]);
     for (int k = 0; k < 2; k++) {
         const isa_lane *l = &t->lane[k];
         if (!l->used)
             continue;
-        for (int j = 0; j < 3; j++) {
-            if (l->src_subnormal[j])
-                m |= 1u << GEN_SUBNORMAL;
-            if (l->src[j].kind != FPK_FINITE)
-                m |= 1u << GEN_SPECIAL;
-        }
-        fp_value v = l->exact;
-        if (v.kind == FPK_FINITE) {
-            int msb = fp_msb(v);
-            if (msb < l->dest->emin + 2)
-                m |= 1u << GEN_SUBNORMAL;
-            if (msb >= l->dest->emax - 1)
-                m |= 1u << GEN_OVERFLOW;
-            int big = -100000;
-            if (l->product.kind == FPK_FINITE)
-                big = fp_msb(l->product);
-            if (l->addend.kind == FPK_FINITE && fp_msb(l->addend) > big)
-                big = fp_msb(l->addend);
-            if (msb < big - (int)l->dest->precision)
-                m |= 1u << GEN_CANCEL;
-        } else if (v.kind == FPK_ZERO && l->product.kind != FPK_ZERO) {
-            m |= 1u << GEN_CANCEL;  /* exact cancellation to zero */
-        }
-        /* The costly check only when asked for. */
-        if ((want & (1u << GEN_DOUBLE_ROUND)) && lane_double_round(l))
-            m |= 1u << GEN_DOUBLE_ROUND;
+        uint32_t src = source_classes(l);
+        m |= sum_classes(l, want) | (at_result ? src & (1u << GEN_SPECIAL) : src);
     }
     return m;
 }
+
+uint32_t isa_trace_classes(const isa_trace *t, uint32_t want) { return trace_classes(t, want, false); }
 
 uint32_t isa_case_classes(const isa_instance *in, const uint32_t *words)
 {
@@ -129,6 +154,8 @@ void isa_verdict_of_trace(const isa_instance *in, const uint32_t *words, const i
 {
     memset(v, 0, sizeof *v);
     v->classes = classes_of(in, words, t, want);
+    /* A family's own classifier judges the whole op: no steps to tell apart. */
+    v->at_result = in->op->impl->classify ? v->classes : trace_classes(t, want, true);
     v->tie_exp = isa_trace_tie_exponent(t);
     isa_trace_cells(t, v->cells);
 }
@@ -144,10 +171,13 @@ bool isa_has_fast(const isa_op *op) { return op->impl->fast != NULL; }
 
 void isa_eval_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, uint32_t want, isa_verdict *v)
 {
-    if (in->op->impl->fast)
+    if (in->op->impl->fast) {
         in->op->impl->fast(in, words, out, v, want);
-    else
+        if (v && in->op->impl->classify)
+            v->at_result = v->classes;  /* as isa_verdict_of_trace: the family judges the whole op */
+    } else {
         isa_eval_exact(in, words, out, want, v);
+    }
 }
 
 void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
@@ -193,7 +223,8 @@ bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_
     isa_eval_exact(in, words, exact_out, want, &exact);
     const isa_op *op = in->op;
     bool same_out = memcmp(out, exact_out, op->n_out * sizeof out[0]) == 0;
-    bool same_verdict = !v || (v->classes == exact.classes && v->tie_exp == exact.tie_exp &&
+    bool same_verdict = !v || (v->classes == exact.classes && v->at_result == exact.at_result &&
+                               v->tie_exp == exact.tie_exp &&
                                memcmp(v->cells, exact.cells, sizeof v->cells) == 0);
     if (same_out && same_verdict)
         return true;
@@ -211,8 +242,9 @@ bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_
             cells_fast += (unsigned)__builtin_popcountll(v->cells[i]);
             cells_exact += (unsigned)__builtin_popcountll(exact.cells[i]);
         }
-        snprintf(why + k, n - (size_t)k, "classes %#x vs %#x, tie exponent %d vs %d, rounding cells %s (%u vs %u)",
-                 v->classes, exact.classes, v->tie_exp, exact.tie_exp,
+        snprintf(why + k, n - (size_t)k,
+                 "classes %#x vs %#x, at the result %#x vs %#x, tie exponent %d vs %d, rounding cells %s (%u vs %u)",
+                 v->classes, exact.classes, v->at_result, exact.at_result, v->tie_exp, exact.tie_exp,
                  memcmp(v->cells, exact.cells, sizeof v->cells) ? "differ" : "equal", cells_fast, cells_exact);
     }
     return false;

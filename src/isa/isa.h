@@ -106,6 +106,8 @@ typedef struct {
     fp_round_info info;
     uint64_t result;
     bool final;          /* rounds to the destination format */
+    bool intermediate;   /* a final rounding whose result a later step rounds again (an
+                          * unfused form's product): it does not write the result */
 } isa_step;
 
 typedef struct {
@@ -140,6 +142,12 @@ void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_roun
 #define ISA_CELL_WORDS 3
 typedef struct {
     uint32_t classes;
+    /* The classes the roundings that write the result reach (each lane's
+     * last: an unfused form's sum, not its product; not a flushed source):
+     * tie, near-tie, subnormal and overflow from those roundings and the
+     * values they round; cancel, special, double-round and random as in
+     * classes. */
+    uint32_t at_result;
     int32_t tie_exp;                  /* ISA_NO_EXPONENT when no final rounding is a tie */
     uint64_t cells[ISA_CELL_WORDS];   /* bit per rounding cell (isa_trace_cells) */
 } isa_verdict;

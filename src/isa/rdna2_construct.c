@@ -300,6 +300,39 @@ static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
     return gen_addend(x, s->fmt[2], s->dest, AIM_TIE, r, &v[2]);
 }
 
+/* The legacy forms flush a subnormal product or source before the sum, so
+ * the subnormal class aimed there never reaches their last step.  Here the
+ * sum itself lands in the subnormal range: a normal product p (rounded, not
+ * flushed) and c = -(p + d) with d on the subnormal grid, so p + c = -d.
+ * (Two normal f32 values sum to a multiple of 2^-149: such a sum is exact,
+ * then flushed; it is never a tie.) */
+static bool design_subnormal_sum(const lane_spec *s, gen_rng *r, uint64_t v[3])
+{
+    /* p's top below 2^-103, so that some subnormal d has its bits at or above p's lowest. */
+    int lo = -125, hi = -104;
+    if (s->fixed == 1) {
+        fp_value k = val(s->fmt[1], s->fixed_bits);
+        if (k.kind != FPK_FINITE || fp_msb(k) - 125 > hi)
+            return false;
+        lo = fp_msb(k) - 125 > lo ? fp_msb(k) - 125 : lo;  /* a = p / K stays normal */
+        v[1] = s->fixed_bits;
+        v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), gen_range(r, lo, hi) - fp_msb(k), 0);
+    } else {
+        pick_product(s, gen_range(r, lo, hi), 0, r, &v[0], &v[1]);
+    }
+    double p = round_f32(double_of(s->fmt[0], v[0]) * double_of(s->fmt[1], v[1]));
+    if (!(fp_dabs(p) >= 0x1p-126) || fp_dexp(fp_dabs(p)) > hi)
+        return false;  /* flushed, not finite, or too large */
+    int lowest = fp_dexp(fp_dabs(p)) - 23 > -149 ? fp_dexp(fp_dabs(p)) - 23 : -149;
+    uint64_t m = gen_next(r) & ((1ull << (-126 - lowest)) - 1);
+    double d = (double)(m ? m : 1) * fp_pow2(lowest);
+    double c = -(p + (gen_coin(r) ? d : -d));  /* exact in double */
+    if (!(fp_dabs(c) >= 0x1p-126) || round_f32(c) != c)
+        return false;  /* c not a normal f32 (a carry past 24 bits): draw again */
+    v[2] = fp_fbits((float)c);
+    return true;
+}
+
 /* A tie or near tie on the destination's subnormal grid, built directly:
  * the product x = A * 2^(h-s) carries the half-unit bit h (and for a near
  * tie one more bit s places lower, either side), b is a power of two, and c
@@ -372,6 +405,8 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
     }
     if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
         return design_double_round(s, r, v);
+    if (c == GEN_SUBNORMAL && s->unfused && s->fixed != 2 && gen_coin(r))
+        return design_subnormal_sum(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
         return design_subnormal_grid(s, r, v);
     if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)

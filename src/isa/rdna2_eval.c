@@ -44,6 +44,13 @@ static uint64_t rounded(isa_trace *t, const char *label, const fp_format *f, fp_
     return r;
 }
 
+/* The step just traced is rounded again later: it does not write the result. */
+static void mark_intermediate(isa_trace *t)
+{
+    if (t && t->n_steps)
+        t->step[t->n_steps - 1].intermediate = true;
+}
+
 static void note_lane(isa_trace *t, int lane, const fp_format *dest, const fp_value src[3], const bool sub[3],
                       fp_value product, fp_value addend, fp_value exact, bool unfused)
 {
@@ -179,6 +186,7 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
             } else {
                 note_lane(t, 0, &fp_f32, s, sub, p, s[2], v, false);
                 uint64_t f = rounded(t, "fma (f32)", &fp_f32, FP_RNE, v, true);
+                mark_intermediate(t);
                 r = rounded(t, "scaled (f32)", &fp_f32, FP_RNE, fp_scale(fp_decode(&fp_f32, f), k), true);
             }
         }
@@ -189,6 +197,7 @@ void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_tr
         f32_sources(in, w, s, sub, true);
         fp_value p = fp_mul(s[0], s[1]);
         uint64_t pr = fp_flush_bits(&fp_f32, rounded(t, "product (f32)", &fp_f32, FP_RNE, p, true));
+        mark_intermediate(t);
         fp_value v = fp_add(fp_decode(&fp_f32, pr), s[2]);
         note_lane(t, 0, &fp_f32, s, sub, p, s[2], v, true);
         uint64_t r = fp_flush_bits(&fp_f32, rounded(t, "sum (f32)", &fp_f32, FP_RNE, v, true));

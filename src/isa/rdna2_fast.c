@@ -174,7 +174,8 @@ static xval result_value(const fp_format *f, uint64_t bits)
 
 /* ---- the verdict: what isa_trace_classes and isa_trace_cells read ---- */
 
-static void final_step(isa_verdict *v, xval exact, const rounding *r)
+/* intermediate: a later step rounds this one's result again (it does not write the result). */
+static void final_step(isa_verdict *v, xval exact, const rounding *r, bool intermediate)
 {
     if (!v)
         return;
@@ -182,6 +183,11 @@ static void final_step(isa_verdict *v, xval exact, const rounding *r)
                     : r->overflow ? 3 : r->tiny ? 1 : 2;
     unsigned cell = isa_cell(kind, r->inexact, r->lsb, r->guard, r->sticky, exact.sign);
     v->cells[cell / 64] |= 1ull << (cell % 64);
+    uint32_t step = (r->tie ? 1u << GEN_TIE : 0) | (r->near ? 1u << GEN_NEAR_TIE : 0) |
+                    (r->tiny && exact.kind == FPK_FINITE ? 1u << GEN_SUBNORMAL : 0) |
+                    (r->overflow ? 1u << GEN_OVERFLOW : 0);
+    if (!intermediate)
+        v->at_result |= step;
     if (r->tie) {
         v->classes |= 1u << GEN_TIE;
         if (v->tie_exp == ISA_NO_EXPONENT)
@@ -226,12 +232,12 @@ static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
 {
     if (!v)
         return;
-    uint32_t m = 0;
+    uint32_t m = 0, src = 0;
     for (int j = 0; j < 3; j++) {
         if (l->src_subnormal[j])
-            m |= 1u << GEN_SUBNORMAL;
+            src |= 1u << GEN_SUBNORMAL;
         if (!nonzero_finite(l->src[j]))
-            m |= 1u << GEN_SPECIAL;
+            src |= 1u << GEN_SPECIAL;
     }
     if (l->exact.kind == FPK_FINITE) {
         int msb = xval_msb(&l->exact);
@@ -251,7 +257,9 @@ static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
     }
     if ((want & (1u << GEN_DOUBLE_ROUND)) && lane_double_round(l))
         m |= 1u << GEN_DOUBLE_ROUND;
-    v->classes |= m;
+    /* A source's class is not the result's (a flushed subnormal source), but for special. */
+    v->classes |= m | src;
+    v->at_result |= m | (src & (1u << GEN_SPECIAL));
 }
 
 /* ---- sources and output modifiers, as rdna2_eval reads them ---- */
@@ -328,7 +336,7 @@ static uint64_t fused(lane *l, const fp_format *dest, isa_verdict *v, uint32_t w
     l->addend = l->src[2];
     l->exact = xval_sum(l->product, l->addend);
     rounding r = round_to(dest, l->exact, TRIMMED, false);
-    final_step(v, l->exact, &r);
+    final_step(v, l->exact, &r, false);
     lane_classes(v, l, want);
     return r.bits;
 }
@@ -345,7 +353,7 @@ static uint32_t to_half(lane *l, bool odd, isa_verdict *v, uint32_t want)
     rounding r32 = round_to(&fp_f32, l->exact, TRIMMED, odd);
     xval s32 = result_value(&fp_f32, r32.bits);
     rounding r = round_to(&fp_f16, s32, r32.result_bit0, false);
-    final_step(v, s32, &r);
+    final_step(v, s32, &r, false);
     lane_classes(v, l, want);
     return (uint32_t)r.bits;
 }
@@ -364,7 +372,7 @@ static uint32_t div_fmas(const isa_instance *in, const uint32_t *w, lane *l, isa
         l->addend = l->src[2] * fp_pow2(k);
         l->exact = xval_scale(sum, k);
         rounding r = round_to(&fp_f32, l->exact, TRIMMED, false);
-        final_step(v, l->exact, &r);
+        final_step(v, l->exact, &r, false);
         lane_classes(v, l, want);
         return (uint32_t)r.bits;
     }
@@ -373,10 +381,10 @@ static uint32_t div_fmas(const isa_instance *in, const uint32_t *w, lane *l, isa
     l->addend = l->src[2];
     l->exact = sum;
     rounding r1 = round_to(&fp_f32, sum, TRIMMED, false);
-    final_step(v, sum, &r1);
+    final_step(v, sum, &r1, true);
     xval scaled = xval_scale(result_value(&fp_f32, r1.bits), k);
     rounding r2 = round_to(&fp_f32, scaled, r1.result_bit0 + k, false);
-    final_step(v, scaled, &r2);
+    final_step(v, scaled, &r2, false);
     lane_classes(v, l, want);
     return (uint32_t)r2.bits;
 }
@@ -390,13 +398,13 @@ static uint32_t mad(lane *l, isa_verdict *v, uint32_t want)
     l->addend = l->src[2];
     xval p = xval_of(l->product);
     rounding rp = round_to(&fp_f32, p, TRIMMED, false);
-    final_step(v, p, &rp);
+    final_step(v, p, &rp, true);
     uint32_t pr = (uint32_t)rp.bits;
     if (f32_subnormal(pr))
         pr &= 0x80000000u;
     l->exact = xval_sum(f32_value(pr), l->addend);
     rounding rs = round_to(&fp_f32, l->exact, TRIMMED, false);
-    final_step(v, l->exact, &rs);
+    final_step(v, l->exact, &rs, false);
     lane_classes(v, l, want);
     uint32_t r = (uint32_t)rs.bits;
     return f32_subnormal(r) ? r & 0x80000000u : r;
@@ -410,7 +418,7 @@ static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, i
     lane l;
     if (v) {
         memset(v, 0, sizeof *v);
-        v->classes = 1u << GEN_RANDOM;
+        v->classes = v->at_result = 1u << GEN_RANDOM;
         v->tie_exp = ISA_NO_EXPONENT;
     }
     switch ((rdna2_form)op->form) {

@@ -143,6 +143,11 @@ static unsigned mad32(lower_ctx *c, unsigned a, unsigned bb, unsigned cc)
         p = emu_flush(b, &fp_f32, emu_round(b, &fp_f32, emu_mul(b, emu_decode(b, &fp_f32, a), emu_decode(b, &fp_f32, bb))));
         s = emu_round(b, &fp_f32, emu_sum_to_odd(b, emu_decode(b, &fp_f32, p), emu_decode(b, &fp_f32, cc)));
     }
+#ifdef TIEFUZZ_PLANT_MAD_SUM_FLUSH
+    /* A planted mistake (test builds only, tests/planted.sh): the final sum
+     * is not flushed.  Only a sum in the subnormal range shows it. */
+    return s;
+#endif
     return emu_flush(b, &fp_f32, s);
 }
 
