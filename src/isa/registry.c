@@ -411,5 +411,6 @@ void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_roun
 {
     if (!t || t->n_steps >= ISA_MAX_STEPS)
         return;
-    t->step[t->n_steps++] = (isa_step){label, f, mode, exact, *info, result, final};
+    t->step[t->n_steps++] = (isa_step){.label = label, .format = f, .mode = mode, .exact = exact, .info = *info,
+                                       .result = result, .final = final};
 }
