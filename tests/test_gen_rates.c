@@ -6,7 +6,120 @@
 #include "check.h"
 #include "engine/campaign.h"
 #include "isa/classify.h"
+#include "isa/maxwell.h"
 #include "isa/rdna2.h"
+
+
+/* Issue 12, item 2: under every legal control shape with a carry-in (XMAD .X;
+ * IADD3 .X or a negation's +1), the carry class builds for a good share of its
+ * cases an add that carries only because of its carry-in (its sum before the
+ * carry-in all ones), for each of IADD3's two adds, and under .X.CC zero
+ * results, whose ZF chains the incoming ZF.  Counted by the model
+ * (maxwell_carry_in_only), not by the constructor's intent.  The shapes that
+ * cannot exist, by these rules: XMAD .CLO/.CHI add 16 bits, so the product must
+ * end within 0xffff of 2^32: with .PSL its low half 0xffff (odd factors), else
+ * a small negative signed product; .MRG puts Sb[15:0] in the result's high
+ * half.  IADD3: two unnegated halves cannot sum to all ones; a half C reaches
+ * it only from a t (after the shift) below 2^16 (-C) or above 0xffff0000 (+C,
+ * not after .RS, nor from two unnegated halves without .LS). */
+static void maxwell_carry_in(void)
+{
+    /* Half the carry cases aim at a carry-in; IADD3 aims one add or both, and where the two
+     * cannot meet (a half C after .RS) one of them.  400 cases per shape: a floor well below. */
+    const unsigned per = 400;
+    const double floor_zero = 0.1;
+    for (int which = 0; which < 2; which++) {
+        bool iadd3 = which == 1;
+        const isa_op *op = isa_op_find(iadd3 ? "maxwell.iadd3" : "maxwell.xmad");
+        unsigned shapes = 0, n_cases[3] = {0}, n_hit[3] = {0}, n_carry = 0, n_all = 0;
+        double worst[3] = {1, 1, 1};
+        uint32_t n_codes = iadd3 ? 3 * 3 * 2 * 2 * 2 * 27 * 3 * 2 : 256 * 5 * 3 * 2;
+        for (uint32_t k = 0; k < n_codes; k++) {
+            isa_instance in;
+            isa_instance_default(&in, op);
+            uint32_t *c = in.ctrl, q = k;
+            bool feasible[3];
+            if (iadd3) {
+                c[CTRL_SHIFT] = q % 3, q /= 3;
+                unsigned neg = q % 3; q /= 3;
+                c[CTRL_NEGA] = neg == 1, c[CTRL_NEGB] = neg == 2;
+                c[CTRL_NEGC] = q & 1, c[CTRL_X] = (q >> 1) & 1, c[CTRL_CC] = (q >> 2) & 1, q >>= 3;
+                c[CTRL_A_PART] = q % 3, c[CTRL_B_PART] = q / 3 % 3, c[CTRL_C_PART] = q / 9 % 3, q /= 27;
+                c[CTRL_SB_KIND] = q % 3, q /= 3;
+                if (c[CTRL_SB_KIND] == SB_IMM)
+                    c[CTRL_IMM] = q ? 0x80001 : 0x00123;
+                else if (q)
+                    continue;
+                if (isa_instance_check(&in))
+                    continue;
+                bool two_halves = c[CTRL_A_PART] && !c[CTRL_NEGA] && c[CTRL_B_PART] && !c[CTRL_NEGB];
+                feasible[0] = (c[CTRL_X] || c[CTRL_NEGA] || c[CTRL_NEGB]) && !two_halves;
+                feasible[1] = (c[CTRL_X] || c[CTRL_NEGC]) &&
+                              (!c[CTRL_C_PART] || c[CTRL_NEGC] || c[CTRL_SHIFT] == SHIFT_LS ||
+                               (c[CTRL_SHIFT] == SHIFT_NS && !two_halves));
+                feasible[2] = c[CTRL_X] && c[CTRL_CC] && feasible[1];
+            } else {
+                c[CTRL_X] = 1;
+                c[CTRL_SASIGN] = q & 1, c[CTRL_SBSIGN] = (q >> 1) & 1, c[CTRL_PSL] = (q >> 2) & 1;
+                c[CTRL_MRG] = (q >> 3) & 1, c[CTRL_CC] = (q >> 4) & 1, c[CTRL_A_H1] = (q >> 5) & 1;
+                c[CTRL_B_H1] = (q >> 6) & 1, c[CTRL_SC_KIND] = (q >> 7) & 1, q >>= 8;
+                c[CTRL_COP] = q % 5, q /= 5;
+                c[CTRL_SB_KIND] = q % 3, q /= 3;
+                if (c[CTRL_SB_KIND] == SB_IMM)
+                    c[CTRL_IMM] = q ? 0x8001 : 0x1236;
+                else if (q)
+                    continue;
+                if (isa_instance_check(&in))
+                    continue;
+                bool imm = c[CTRL_SB_KIND] == SB_IMM, half_c = c[CTRL_COP] == COP_CLO || c[CTRL_COP] == COP_CHI;
+                int32_t pb = c[CTRL_SBSIGN] ? (int16_t)c[CTRL_IMM] : (int32_t)c[CTRL_IMM];
+                if (!half_c)
+                    feasible[0] = true;
+                else if (c[CTRL_PSL])
+                    feasible[0] = !imm || (c[CTRL_IMM] & 1);
+                else
+                    feasible[0] = imm ? pb < 0 || (pb > 0 && c[CTRL_SASIGN]) : c[CTRL_SASIGN] || c[CTRL_SBSIGN];
+                feasible[1] = false;
+                feasible[2] = c[CTRL_CC] && feasible[0] &&
+                              (!c[CTRL_MRG] || (!imm && (c[CTRL_B_H1] || !half_c)));
+            }
+            shapes++;
+            unsigned hit[3] = {0};
+            for (unsigned i = 0; i < per; i++) {
+                uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
+                isa_verdict v;
+                gen_rng r = gen_rng_for(11, k, i);
+                uint32_t m = isa_generate_fast(&in, GEN_CARRY, &r, w, host, &v);
+                unsigned s = maxwell_carry_in_only(&in, w);
+                CHECK(!(s & 3) || (m >> GEN_CARRY & 1), "%s: a carry-in-only carry not counted as carry", op->name);
+                n_carry += (m >> GEN_CARRY) & 1;
+                n_all++;
+                for (int a = 0; a < 3; a++)
+                    hit[a] += (s >> a) & 1;
+            }
+            for (int a = 0; a < 3; a++) {
+                if (!feasible[a])
+                    continue;
+                double rate = (double)hit[a] / per;
+                n_cases[a] += per;
+                n_hit[a] += hit[a];
+                if (rate < worst[a])
+                    worst[a] = rate;
+                double fl = a == 2 ? floor_zero : iadd3 ? 0.15 : 0.3;
+                CHECK(rate >= fl, "%s: %s %.2f under controls #%u", op->name,
+                      a == 2 ? "zero results under .X.CC" : a ? "second add carried by its carry-in alone"
+                                                           : "carried by the carry-in alone", rate, k);
+            }
+        }
+        printf("%-24s carry-in-only carries over %u control shapes (carry %.1f%%): ", op->name, shapes,
+               100.0 * n_carry / n_all);
+        for (int a = 0; a < 3; a++)
+            if (n_cases[a])
+                printf(" %s %.1f%% (worst %.0f%%)", a == 2 ? "zero under .X.CC" : a ? "second add" : "first add",
+                       100.0 * n_hit[a] / n_cases[a], 100 * worst[a]);
+        printf("\n");
+    }
+}
 
 int main(void)
 {
@@ -96,6 +209,7 @@ int main(void)
             CHECK((double)at_result[GEN_SUBNORMAL] / per_class >= 0.4, "%s: subnormal rate at the result %.3f",
                   op->name, (double)at_result[GEN_SUBNORMAL] / per_class);
     }
+    maxwell_carry_in();
     /* Same seed, same cases, whatever order they are asked for in. */
     const isa_op *op = isa_op_find("v_fma_f32");
     isa_instance in;

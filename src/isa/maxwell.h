@@ -39,6 +39,19 @@ uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t
                       uint32_t *cc_out);
 uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
                        uint32_t *cc_out);
+/* The carry class's sharpest shape, per add: the add carries out of bit 31
+ * only because of its carry-in (the sum before it all ones with a carry-in
+ * of 1, or 0xfffffffe with XMAD's carry-in of 2).  Bit 0: XMAD's add or
+ * IADD3's first (A + B), bit 1: IADD3's second (the shifted sum + C);
+ * MAXWELL_ZERO_CHAINED: a zero result under .X.CC, whose ZF chains the
+ * incoming ZF.  0 for the sequences, which add no carry-in. */
+typedef struct {
+    unsigned n;
+    uint64_t pre[2];   /* each add's sum before its carry-in */
+    uint32_t cin[2];
+} maxwell_adds;
+enum { MAXWELL_ZERO_CHAINED = 4 };
+unsigned maxwell_carry_in_only(const isa_instance *in, const uint32_t *w);
 /* The CSFU fix-up under a reading, for explanations and the oracle tests. */
 uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint32_t sb, bool a_h1, bool b_h1);
 

@@ -1,6 +1,7 @@
 /* Case constructors and class verification for the Maxwell integer ops.
  * Classes: carry (sums that carry out of bit 31, or out of bit 15 where a
- * shift follows), sign (selected halves at 0x7fff, 0x8000, 0xffff, 0, 1),
+ * shift follows; where an add has a carry-in, half the cases make it carry
+ * only because of it: the sum before the carry-in all ones), sign (selected halves at 0x7fff, 0x8000, 0xffff, 0, 1),
  * merge (an Sb whose low half differs from the selected half, where MRG or
  * CBCC read the full Sb), zero-half (one half zero, the other not), random. */
 #include <stddef.h>
@@ -31,6 +32,231 @@ static uint32_t zero_one_half(gen_rng *r)
 {
     uint32_t nz = (uint32_t)(gen_next(r) & 0xffff) | 1;
     return gen_coin(r) ? nz : nz << 16;
+}
+
+/* ---- carry-in-only carries (issue 12): an add whose sum before its
+ * carry-in is all ones (0xfffffffe with XMAD's carry-in of 2), so that only
+ * the carry-in carries it out of bit 31 and leaves a zero result ---- */
+
+static uint32_t inv16(uint32_t a)  /* a odd: a * inv16(a) = 1 mod 2^16 */
+{
+    uint32_t v = a;
+    for (int i = 0; i < 4; i++)
+        v *= 2 - a * v;
+    return v & 0xffff;
+}
+
+static uint32_t between(gen_rng *r, uint32_t lo, uint32_t hi) { return lo + (uint32_t)gen_below(r, hi - lo + 1); }
+
+/* A product pa * pb in [-(0xffff + cin), -cin] from 16-bit halves (signed
+ * where sa, sb say), so that a 16-bit addend (CLO, CHI) can take it to all
+ * ones; fixed_b: pb is the immediate's.  False where the signs forbid it. */
+static bool small_negative_product(bool sa, bool sb, bool fixed_b, int32_t *pa, int32_t *pb, uint32_t cin, gen_rng *r)
+{
+    bool a_neg;
+    if (fixed_b) {
+        if (*pb == 0 || (*pb > 0 && !sa))
+            return false;
+        a_neg = *pb > 0;
+    } else {
+        if (!sa && !sb)
+            return false;
+        a_neg = sa && (!sb || gen_coin(r));
+    }
+    bool m_signed = a_neg ? sb : sa;  /* the positive factor */
+    uint32_t m;
+    if (fixed_b && a_neg) {
+        m = (uint32_t)*pb;
+    } else if (fixed_b) {
+        m = (uint32_t)-*pb;
+    } else {
+        unsigned k = (unsigned)gen_below(r, m_signed ? 15 : 16);
+        m = (1u << k) | ((uint32_t)gen_next(r) & ((1u << k) - 1));
+    }
+    uint32_t lo = (cin + m - 1) / m, hi = (0xffff + cin) / m;
+    uint32_t other_max = fixed_b && !a_neg ? (sa ? 0x7fff : 0xffff) : 0x8000;  /* the other factor's magnitude */
+    if (hi > other_max)
+        hi = other_max;
+    if (lo > hi)
+        return false;
+    int32_t n = (int32_t)between(r, lo, hi);
+    if (fixed_b)
+        *pa = a_neg ? -n : n;
+    else if (a_neg)
+        *pa = -n, *pb = (int32_t)m;
+    else
+        *pa = (int32_t)m, *pb = -n;
+    return true;
+}
+
+/* XMAD.X: p + cv = 2^32 - cin with cin (CF + OF) 1 or 2, under every control
+ * shape that allows it: C32, CBCC, CSFU solve Sc; CLO and CHI add 16 bits, so
+ * the product must end within 0xffff of 2^32 (with .PSL its low half 0xffff,
+ * else a small negative signed product); under .MRG half the cases clear
+ * Sb[15:0], which becomes the result's high half, so the result is zero. */
+static bool xmad_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
+{
+    maxwell_xmad_ctl x = maxwell_xmad_controls(in);
+    if (!x.x)
+        return false;
+    int csfu = in->param[PARAM_CSFU];
+    uint32_t cin = gen_below(r, 4) ? 1 : 2;
+    bool b_hi = x.b_h1 && !x.sb_imm, half_c = x.cop == COP_CLO || x.cop == COP_CHI;
+    if (x.mrg && !x.sb_imm && (b_hi || !half_c) && gen_coin(r))
+        w[1] &= 0xffff0000u;  /* the merged high half zero (with B.H0 the product too) */
+    if (half_c) {
+        int32_t pa, pb = x.sb_imm ? (x.sb ? (int16_t)(x.imm & 0xffff) : (int32_t)(x.imm & 0xffff)) : 0;
+        if (x.psl) {
+            /* p = lo16(pa * pb) << 16 must be 0xffff0000: both odd, pa = -1/pb mod 2^16. */
+            uint32_t hb = x.sb_imm ? x.imm & 0xffff : ((uint32_t)gen_next(r) & 0xffff) | 1;
+            if (!(hb & 1))
+                return false;
+            pa = (int32_t)((0u - inv16(hb)) & 0xffff);
+            pb = (int32_t)hb;
+        } else if (!small_negative_product(x.sa, x.sb, x.sb_imm, &pa, &pb, cin, r)) {
+            return false;
+        }
+        w[0] = set_half(w[0], x.a_h1, (uint32_t)pa & 0xffff);
+        if (!x.sb_imm)
+            w[1] = set_half(w[1], b_hi, (uint32_t)pb & 0xffff);
+    }
+    maxwell_xmad_ctl y = x;
+    y.x = y.cc = y.mrg = false;
+    y.cop = COP_C32;
+    uint32_t p = maxwell_xmad(&y, csfu, w[0], w[1], 0, 0, NULL);
+    uint32_t want = 0u - cin, cv = p <= want ? want - p : 0;
+    if (half_c) {
+        w[2] = set_half(w[2], x.cop == COP_CHI, cv);
+    } else {
+        /* cv = Sc + k, k independent of Sc: the sum with Sc = 0 is p + k. */
+        y.cop = x.cop;
+        w[2] = cv + p - maxwell_xmad(&y, csfu, w[0], w[1], 0, 0, NULL);
+    }
+    w[3] = (w[3] & (CC_ZF | CC_SF)) | (cin == 2 ? CC_CF | CC_OF : gen_coin(r) ? CC_CF : CC_OF);
+    return true;
+}
+
+static uint32_t operand(uint32_t word, int part, bool neg)
+{
+    uint32_t v = part == 1 ? word & 0xffff : part == 2 ? word >> 16 : word;
+    return neg ? ~v : v;
+}
+
+/* An IADD3 operand slot: the values it can take, [lo, lo + len), and how to write one. */
+typedef struct {
+    uint32_t *word;
+    int part;
+    bool neg, fixed;  /* fixed: the immediate */
+    uint32_t value;
+} slot;
+
+static slot slot_of(const maxwell_iadd3_ctl *x, uint32_t *w, int i)
+{
+    if (i == 1 && x->form == SB_IMM) {
+        uint32_t b = (x->imm & 0x80000) ? (x->imm | 0xfff00000u) : (x->imm & 0xfffff);
+        return (slot){NULL, 0, x->negb, true, x->negb ? ~b : b};
+    }
+    int part = i == 0 ? x->apart : i == 1 ? (x->form == SB_CBUF ? 0 : x->bpart) : x->cpart;
+    bool neg = i == 0 ? x->nega : i == 1 ? x->negb : x->negc;
+    return (slot){&w[i], part, neg, false, operand(w[i], part, neg)};
+}
+
+/* Write v into the slot, if it can hold it. */
+static bool slot_put(slot *s, uint32_t v)
+{
+    if (s->fixed)
+        return v == s->value;
+    uint32_t raw = s->neg ? ~v : v;
+    if (s->part == 0)
+        *s->word = raw;
+    else if (raw > 0xffff)
+        return false;
+    else
+        *s->word = set_half(*s->word, s->part == 2, raw);
+    s->value = v;
+    return true;
+}
+
+/* A value v the slot can hold with (v + off) mod 2^32 in [wlo, wlo + wlen),
+ * uniformly among them; false where there is none. */
+static bool slot_aim(slot *s, uint32_t off, uint32_t wlo, uint64_t wlen, gen_rng *r)
+{
+    uint32_t lo = s->fixed ? s->value : s->part == 0 ? 0 : s->neg ? 0xffff0000u : 0;
+    uint64_t len = s->fixed ? 1 : s->part == 0 ? 1ull << 32 : 0x10000;
+    /* v = lo + u, u in [0, len) and in [st, st + wlen) mod 2^32 */
+    uint64_t st = (uint32_t)(wlo - off - lo), end = st + wlen;
+    uint64_t len1 = st < len ? (end < len ? end : len) - st : 0;
+    uint64_t len2 = end > (1ull << 32) ? (end - (1ull << 32) < len ? end - (1ull << 32) : len) : 0;
+    if (len1 + len2 == 0)
+        return false;
+    uint64_t u = gen_next(r) % (len1 + len2);
+    return slot_put(s, lo + (uint32_t)(u < len1 ? st + u : u - len1));
+}
+
+/* IADD3's first add: A + B + cin1 (mod 2^32) in [wlo, wlo + wlen), solving
+ * B or A (no_wrap: below 2^32 as well, as a later .RS needs). */
+static bool aim_first(const maxwell_iadd3_ctl *x, uint32_t *w, uint32_t wlo, uint64_t wlen, bool no_wrap, uint32_t cin1,
+                      gen_rng *r)
+{
+    int first = gen_coin(r);
+    for (int k = 0; k < 2; k++) {
+        slot fixed = slot_of(x, w, (k ^ first) ? 0 : 1), solved = slot_of(x, w, (k ^ first) ? 1 : 0);
+        uint64_t off = (uint64_t)fixed.value + cin1;
+        if (no_wrap) {  /* the sum stays below 2^32: (v + off) mod 2^32 in [off, 2^32) */
+            if (off >> 32)
+                continue;
+            wlo = (uint32_t)off;
+            wlen = (1ull << 32) - off;
+        }
+        if (slot_aim(&solved, (uint32_t)off, wlo, wlen, r))
+            return true;
+    }
+    return false;
+}
+
+static uint32_t first_stage(const maxwell_iadd3_ctl *x, uint32_t *w, uint32_t cin1)
+{
+    uint64_t s1 = (uint64_t)slot_of(x, w, 0).value + slot_of(x, w, 1).value + cin1;
+    return x->shift == SHIFT_RS ? (uint32_t)(s1 >> 16) : x->shift == SHIFT_LS ? (uint32_t)(s1 << 16) : (uint32_t)s1;
+}
+
+/* IADD3: either add, or both, with its sum before the carry-in all ones and
+ * a carry-in of 1 (.X: OF into the first, CF into the second; without .X a
+ * negation's +1).  The second: C = ~t, or where C is a half, the first add
+ * aimed so that t (after the shift) lets the half reach it: below 2^16 for
+ * -C, at least 0xffff0000 for +C. */
+static bool iadd3_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
+{
+    maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
+    bool can1 = x.x || x.nega || x.negb, can2 = x.x || x.negc;
+    if (!can1 && !can2)
+        return false;
+    unsigned aim = can1 && can2 ? 1 + (unsigned)gen_below(r, 3) : can1 ? 1 : 2;  /* bit 0: first add, 1: second */
+    if (x.x)
+        w[3] = (w[3] & ~(uint32_t)(CC_CF | CC_OF)) | (aim & 1 || gen_coin(r) ? CC_OF : 0) |
+               (aim & 2 || gen_coin(r) ? CC_CF : 0);
+    uint32_t cin1 = x.x ? (w[3] >> 3) & 1 : (x.nega || x.negb);
+    if ((aim & 1) && !aim_first(&x, w, 0xffffffffu, 1, false, 0, r))
+        aim &= ~1u;
+    slot c = slot_of(&x, w, 2);
+    if ((aim & 2) && !slot_put(&c, ~first_stage(&x, w, cin1))) {
+        aim &= ~2u;
+        bool aimed;
+        if ((aim & 1) && gen_coin(r))
+            aimed = false;  /* the two cannot meet here: keep the first half the time */
+        else if (x.shift == SHIFT_LS) {
+            /* t = s1 << 16: the sum's low half 0 (-C) or 0xffff (+C); B's low half is free. */
+            slot b = slot_of(&x, w, 1);
+            uint32_t low = (x.negc ? 0 : 0xffff) - slot_of(&x, w, 0).value - cin1;
+            aimed = slot_put(&b, (b.value & 0xffff0000u) | (low & 0xffff));
+        } else if (x.shift == SHIFT_RS)
+            aimed = x.negc && aim_first(&x, w, 0, 0, true, cin1, r);  /* t = s1 >> 16 below 2^16 */
+        else
+            aimed = aim_first(&x, w, x.negc ? 0 : 0xffff0000u, 0x10000, false, cin1, r);
+        if (aimed && slot_put(&c, ~first_stage(&x, w, cin1)))
+            aim = 2;
+    }
+    return aim != 0;
 }
 
 /* The middle sum of a 32x32 high-word sequence: it needs 33 bits. */
@@ -140,6 +366,8 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
                 w[1] ^= 1;
             return true;
         default: {
+            if (gen_coin(r) && xmad_carry_in(in, r, w))
+                return true;
             /* Solve Sc so that the sum carries by 0..2 past 2^32 (C32 and
              * CBCC read Sc whole); other forms: a few draws. */
             maxwell_xmad_ctl x = maxwell_xmad_controls(in);
@@ -166,6 +394,8 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
         case GEN_MERGE:
             return false;
         default: {
+            if (gen_coin(r) && iadd3_carry_in(in, r, w))
+                return true;
             maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
             if (x.shift && gen_coin(r)) {  /* carry out of bit 15 before the shift */
                 uint32_t a = x.nega ? ~w[0] : w[0];

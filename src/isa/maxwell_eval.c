@@ -19,8 +19,9 @@ uint32_t maxwell_csfu_fixup(int csfu, int32_t pa, int32_t pb, uint32_t ra, uint3
     }
 }
 
-uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t sb, uint32_t sc, uint32_t cc_in,
-                      uint32_t *cc_out)
+/* XMAD; adds, when given, gets its add's sum before the carry-in and the carry-in. */
+static inline uint32_t xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t sb, uint32_t sc, uint32_t cc_in,
+                            uint32_t *cc_out, maxwell_adds *adds)
 {
     uint32_t sbv = c->sb_imm ? c->imm & 0xffff : sb;  /* an IMM16 is Sb zero-extended, H0 implied */
     int32_t pa = ext16(half(ra, c->a_h1), c->sa);
@@ -38,6 +39,8 @@ uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t
     }
     uint32_t cin = c->x ? ((cc_in >> 2) & 1) + ((cc_in >> 3) & 1) : 0;
     uint64_t sum = (uint64_t)p + cv + cin;
+    if (adds)
+        *adds = (maxwell_adds){1, {(uint64_t)p + cv}, {cin}};
     uint32_t d = (uint32_t)sum;
     if (c->mrg)
         d = (d & 0xffff) | ((sbv & 0xffff) << 16);
@@ -52,10 +55,16 @@ uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t
     return d;
 }
 
+uint32_t maxwell_xmad(const maxwell_xmad_ctl *c, int csfu, uint32_t ra, uint32_t sb, uint32_t sc, uint32_t cc_in,
+                      uint32_t *cc_out)
+{
+    return xmad(c, csfu, ra, sb, sc, cc_in, cc_out, NULL);
+}
+
 static uint32_t part(uint32_t x, int p) { return p == 1 ? x & 0xffff : p == 2 ? x >> 16 : x; }
 
-uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
-                       uint32_t *cc_out)
+static inline uint32_t iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
+                             uint32_t *cc_out, maxwell_adds *adds)
 {
     uint32_t a = part(ra, c->apart), cc = part(rc, c->cpart), b;
     if (c->form == SB_IMM)
@@ -69,6 +78,8 @@ uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uin
     uint32_t t = c->shift == SHIFT_RS ? (uint32_t)(s1 >> 16)         /* bit 32 kept: 33-bit shift */
                  : c->shift == SHIFT_LS ? (uint32_t)(s1 << 16) : (uint32_t)s1;
     uint64_t s2 = (uint64_t)t + C + cin2;
+    if (adds)
+        *adds = (maxwell_adds){2, {(uint64_t)A + B, (uint64_t)t + C}, {cin1, cin2}};
     uint32_t d = (uint32_t)s2;
     if (cc_out) {
         if (c->cc) {
@@ -79,6 +90,34 @@ uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uin
         }
     }
     return d;
+}
+
+uint32_t maxwell_iadd3(const maxwell_iadd3_ctl *c, uint32_t ra, uint32_t sb, uint32_t rc, uint32_t cc_in,
+                       uint32_t *cc_out)
+{
+    return iadd3(c, ra, sb, rc, cc_in, cc_out, NULL);
+}
+
+unsigned maxwell_carry_in_only(const isa_instance *in, const uint32_t *w)
+{
+    maxwell_adds a = {0};
+    uint32_t d = 0, cc = 0;
+    if (in->op->form == MAXWELL_XMAD) {
+        maxwell_xmad_ctl c = maxwell_xmad_controls(in);
+        d = xmad(&c, in->param[PARAM_CSFU], w[0], w[1], w[2], w[3], &cc, &a);
+    } else if (in->op->form == MAXWELL_IADD3) {
+        maxwell_iadd3_ctl c = maxwell_iadd3_controls(in);
+        d = iadd3(&c, w[0], w[1], w[2], w[3], &cc, &a);
+    } else {
+        return 0;  /* the sequences add no carry-in */
+    }
+    unsigned m = 0;
+    for (unsigned i = 0; i < a.n; i++)
+        if (a.pre[i] < (1ull << 32) && a.pre[i] + a.cin[i] >= (1ull << 32))
+            m |= 1u << i;
+    if (d == 0 && in->ctrl[CTRL_X] && in->ctrl[CTRL_CC])
+        m |= MAXWELL_ZERO_CHAINED;
+    return m;
 }
 
 maxwell_xmad_ctl maxwell_xmad_controls(const isa_instance *in)
