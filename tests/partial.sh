@@ -68,9 +68,13 @@ sleep 4
 workers=$(pgrep -P "$parent" | tr '\n' ' ')
 kill -KILL "$parent"
 wait "$parent" 2>/dev/null
-sleep 3
-left=""
-for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+# They stop at the end of the batch in hand (and write their report): up to 30 s on a busy machine.
+for _ in $(seq 60); do
+    left=""
+    for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+    [ -z "$left" ] && break
+    sleep 0.5
+done
 [ -n "$workers" ] && [ -z "$left" ] && ok || bad "workers of a killed parent: started '$workers', still running '$left'"
 for w in $left; do kill -KILL "$w"; done
 scratch=$(ls -d "$tmp/scratch"/tiefuzz-jobs-* 2>/dev/null | head -1)

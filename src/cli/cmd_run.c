@@ -4,6 +4,7 @@
 #include "options.h"
 #include "engine/campaign.h"
 #include "engine/findings.h"
+#include "engine/jobs.h"
 
 static const char help[] =
     "usage: tiefuzz run [OP-GLOB...] [--device SEL] [--lowering direct|exact] [--gen CLASS,...] [--seed N]\n"
@@ -11,6 +12,8 @@ static const char help[] =
     "                   [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--batch N] [--timeout DURATION]\n"
     "                   [--show N] [--keep N] [--strict-nan] [--validate] [--audit N]\n"
     "                   [--findings DIR | --no-findings] [--no-minimize] [--known DIR] [--shard K/N] [--jobs N]\n"
+    "                   [--translator CMD]\n"
+    "--translator CMD: CMD gives the module for each control setting (README, 'Bring your own translator').\n"
     "With no OP-GLOB, every translated op; with no --cases or --time, 60 seconds in all.\n"
     "--gen classes (default all, cycled): %s.\n"
     "--cases is per op; --time is for all ops together, shared evenly.\n"
@@ -80,6 +83,8 @@ int cmd_run(int argc, char **argv)
             o.json_path = v;
         else if ((v = cli_value(&a, "--shader")))
             o.shader_path = v;
+        else if ((v = cli_value(&a, "--translator")))
+            o.translator = v;
         else if ((v = cli_value(&a, "--ctrl")))
             o.ctrl_text = v;
         else if ((v = cli_value(&a, "--param")))
@@ -124,6 +129,11 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     if (o.cases && have_time) /* o.cases is 0 (time-bound) unless --cases gave it */
         return cli_fail("run", "give --cases or --time, not both");
+    if (o.translator && o.shader_path)
+        return cli_fail("run", "give --shader or --translator, not both");
+    /* The --jobs parent labels findings from the options, which do not say "user shader" for a translator. */
+    if (o.translator && o.jobs > 1)
+        return cli_fail("run", "--translator runs in one process: drop --jobs");
     o.globs = globs;
     o.n_globs = n_globs;
     /* Bad usage first, so that it creates no findings directory. */
@@ -140,7 +150,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "tiefuzz run: %s\n", err);
         return rc == ENG_LOCK_BUSY ? EXIT_USAGE : EXIT_INTERNAL;
     }
-    int status = eng_run(&o);
+    int status = o.jobs > 1 ? eng_run_jobs(&o) : eng_run(&o);
     eng_dir_lock_release(&lock);
     return status;
 }

@@ -14,14 +14,11 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 #include "campaign.h"
 #include "compare.h"
 #include "explain.h"
 #include "exec.h"
 #include "findings.h"
-#include "jobs.h"
 #include "worker_report.h"
 #include "report.h"
 #include "io/json.h"
@@ -46,142 +43,6 @@ static void catch_interrupts(struct sigaction old[2])
 
 void eng_catch_interrupts(void) { catch_interrupts(NULL); }
 
-double eng_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-void eng_options_default(eng_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->lowering = LOWERING_DIRECT;
-    for (int i = 0; i < GEN_CLASS_COUNT; i++)
-        o->classes[i] = (gen_class)i;
-    o->n_classes = GEN_CLASS_COUNT;
-    o->seed = 1;
-    o->seconds = 60;
-    o->batch = 65536;
-    o->timeout_ms = 20000;
-    o->keep = 100;
-    o->show = 1;
-    o->audit = ENG_DEFAULT_AUDIT;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    o->threads = cpus < 1 ? 1 : cpus > 16 ? 16 : (unsigned)cpus;
-    o->findings_dir = "findings";
-    o->minimize = true;
-}
-
-const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n)
-{
-    snprintf(buf, n, "corpus/%s", sub);
-    struct stat st;
-    if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-        return buf;
-#ifdef TIEFUZZ_SOURCE_DIR
-    snprintf(buf, n, "%s/corpus/%s", TIEFUZZ_SOURCE_DIR, sub);
-#endif
-    return buf;
-}
-
-const char *eng_default_known_dir(void)
-{
-    static char path[1024];
-    return eng_default_corpus_dir("known", path, sizeof path);
-}
-
-int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad)
-{
-    unsigned count = 0;
-    for (unsigned i = 0; i < isa_op_count() && count < max; i++) {
-        const isa_op *op = isa_op_at(i);
-        bool take = n == 0 && op->translated;
-        for (unsigned g = 0; g < n; g++)
-            if (isa_glob_match(globs[g], op->name) || (strchr(op->name, '.') && isa_glob_match(globs[g], strchr(op->name, '.') + 1)))
-                take = true;
-        if (take)
-            out[count++] = op;
-    }
-    for (unsigned g = 0; g < n; g++) {
-        bool any = false;
-        for (unsigned i = 0; i < count; i++)
-            if (isa_glob_match(globs[g], out[i]->name) ||
-                (strchr(out[i]->name, '.') && isa_glob_match(globs[g], strchr(out[i]->name, '.') + 1)))
-                any = true;
-        if (!any) {
-            *bad = globs[g];
-            return -1;
-        }
-    }
-    return (int)count;
-}
-
-/* The op's random stream, a hash of its name: remembered per thread, since
- * hashing the name for every case cost a tenth of generating it. */
-static uint64_t op_stream(const isa_op *op)
-{
-    static _Thread_local const isa_op *last;
-    static _Thread_local uint64_t hash;
-    if (op != last) {
-        hash = XXH64(op->name, strlen(op->name), 0);
-        last = op;
-    }
-    return hash;
-}
-
-void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
-                        const gen_class *classes, unsigned n_classes, isa_instance *out)
-{
-    *out = *tmpl;
-    gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x636f6e74726f6cull, block);
-    /* Block 0 is the plain encoding; later blocks fuzz the controls half the time. */
-    if (!fixed_ctrl && block > 0 && gen_coin(&r)) {
-        isa_random_controls(out, &r);
-        /* Families with classes that need particular controls may set them. */
-        if (tmpl->op->impl->controls_for) {
-            isa_instance fuzzed = *out;
-            uint32_t wanted = 0;
-            for (unsigned i = 0; i < n_classes; i++)
-                wanted |= 1u << classes[i];
-            tmpl->op->impl->controls_for(out, wanted, &r);
-            if (isa_instance_check(out))
-                *out = fuzzed;
-        }
-    }
-    /* An ordinary normal K in block 0 and mostly after, with which every
-     * class can be aimed; sometimes one drawn for a requested class
-     * (special, subnormal...). */
-    if (!fixed_k && tmpl->op->literal)
-        isa_literal_set(out, isa_literal_draw(tmpl->op, block == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r));
-}
-
-uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
-                       unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdict)
-{
-    gen_rng r = gen_rng_for(seed, op_stream(in->op), index);
-    return isa_generate_fast(in, eng_case_class(index, classes, n_classes), &r, words, host, verdict);
-}
-
-uint64_t eng_next_owned(const eng_options *o, uint64_t i)
-{
-    for (;;) {
-        uint64_t block = i / ENG_BLOCK;
-        if (o->shards > 1 && block % o->shards != o->shard) {
-            i = (block + (o->shard + o->shards - block % o->shards) % o->shards) * ENG_BLOCK;
-            continue;
-        }
-        if (o->n_jobs <= 1)
-            return i;
-        /* Number the chunks of this shard's blocks in order; a job takes every n_jobs-th. */
-        uint64_t local_block = o->shards > 1 ? block / o->shards : block;
-        uint64_t chunk = local_block * (ENG_BLOCK / ENG_CHUNK) + (i % ENG_BLOCK) / ENG_CHUNK;
-        if (chunk % o->n_jobs == o->job)
-            return i;
-        i = (i / ENG_CHUNK + 1) * ENG_CHUNK;
-    }
-}
-
 /* ---- the campaign ---- */
 
 typedef struct {
@@ -194,7 +55,8 @@ typedef struct {
     char *audit_failure;  /* the first fast/exact difference found (malloc'd), or NULL */
     gen_class classes[64];  /* the requested classes that apply to the current op */
     unsigned n_classes;
-    uint64_t cases_before, disagreements_before;  /* of the ops already run, for o->progress */
+    uint64_t cases_before, disagreements_before;  /* of the ops already run, for progress */
+    eng_progress *progress;  /* a --jobs worker's, read by its parent; else NULL */
     double end;  /* when a --time run ends */
 } run_state;
 
@@ -429,6 +291,11 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
             if (!pipe) {
                 snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
+                if (eng_exec_user_error(s->exec)) {  /* the user's translator failed: bad input, not a skip */
+                    fprintf(stderr, "\ntiefuzz run: %s\n", eng_exec_user_error(s->exec));
+                    r->stopped = true;
+                    return EXIT_USAGE;
+                }
                 break;
             }
             snprintf(r->declared, sizeof r->declared, "%s", declared);
@@ -455,9 +322,9 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
             if (s->failure)
                 return s->failure;
         }
-        if (o->progress) {
-            atomic_store_explicit(&o->progress->cases, s->cases_before + r->cases, memory_order_relaxed);
-            atomic_store_explicit(&o->progress->disagreements, s->disagreements_before + r->disagreements,
+        if (s->progress) {
+            atomic_store_explicit(&s->progress->cases, s->cases_before + r->cases, memory_order_relaxed);
+            atomic_store_explicit(&s->progress->disagreements, s->disagreements_before + r->disagreements,
                                   memory_order_relaxed);
         }
         if (tty && eng_now() - last_status > 0.25) {
@@ -484,95 +351,12 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
     return EXIT_AGREE;
 }
 
-/* The ops a run selects and their templates, with the options' controls and
- * parameters, so a bad --ctrl or --param fails before any device opens.
- * Returns the op count, or -(exit status) after saying why. */
-/* --json is written at the end, atomically (a temporary file in its
- * directory, then a rename): say before the campaign if that cannot work. */
-static bool json_path_writable(const char *path)
+static int run(const eng_options *o, const eng_worker_io *w)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tiefuzz run: --json %s: is a directory\n", path);
-        return false;
-    }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = 0;
-    else
-        *slash = 0;
-    if (access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "tiefuzz run: --json %s: cannot write in %s: %s\n", path, dir, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-static int prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_out, unsigned *usable_out)
-{
-    const char *bad = NULL;
-    int n = eng_select_ops(o->globs, o->n_globs, ops, ENG_MAX_OPS, &bad);
-    if (n < 0) {
-        fprintf(stderr, "tiefuzz run: no op matches '%s' (see 'tiefuzz ops')\n", bad);
-        return -EXIT_USAGE;
-    }
-    if (o->shader_path && n != 1) {
-        fprintf(stderr, "tiefuzz run: --shader needs exactly one op; %d match\n", n);
-        return -EXIT_USAGE;
-    }
-    if (o->json_path && !json_path_writable(o->json_path))
-        return -EXIT_USAGE;
-    isa_instance *tmpl = calloc((size_t)n, sizeof *tmpl);
-    unsigned usable = 0;
-    for (int i = 0; i < n; i++) {
-        isa_instance_default(&tmpl[i], ops[i]);
-        const char *e = NULL;
-        if (o->ctrl_text && (e = isa_parse_controls(&tmpl[i], o->ctrl_text))) {
-            fprintf(stderr, "tiefuzz run: --ctrl: %s\n", e);
-            free(tmpl);
-            return -EXIT_USAGE;
-        }
-        if (o->param_text && (e = isa_parse_params(&tmpl[i], o->param_text))) {
-            fprintf(stderr, "tiefuzz run: --param: %s\n", e);
-            free(tmpl);
-            return -EXIT_USAGE;
-        }
-        if (ops[i]->translated)
-            usable++;
-    }
-    if (!usable) {
-        fprintf(stderr, "tiefuzz run: %s is not translated (see doc/translation.md): nothing to run on a device; "
-                "'tiefuzz eval' has its host model\n", ops[0]->name);
-        free(tmpl);
-        return -EXIT_USAGE;
-    }
-    *tmpl_out = tmpl;
-    *usable_out = usable;
-    return n;
-}
-
-int eng_check_run(const eng_options *o, const isa_op *ops[ENG_MAX_OPS])
-{
-    isa_instance *tmpl;
-    unsigned usable;
-    int n = prepare(o, ops, &tmpl, &usable);
-    if (n > 0)
-        free(tmpl);
-    return n;
-}
-
-int eng_run(const eng_options *o)
-{
-    if (o->jobs > 1 && !o->worker_report)
-        return eng_run_jobs(o);
     const isa_op *ops[ENG_MAX_OPS];
     isa_instance *tmpl;
     unsigned usable;
-    int n = prepare(o, ops, &tmpl, &usable);
+    int n = eng_prepare(o, ops, &tmpl, &usable);
     if (n < 0)
         return -n;
     char err[4096];
@@ -582,7 +366,7 @@ int eng_run(const eng_options *o)
         free(tmpl);
         return EXIT_NO_DEVICE;
     }
-    run_state s = {.o = o, .dev = dev};
+    run_state s = {.o = o, .dev = dev, .progress = w ? w->progress : NULL};
     {
         size_t big_n = 1 << 16;  /* a user shader's validation report can be long */
         char *big = malloc(big_n);
@@ -595,6 +379,8 @@ int eng_run(const eng_options *o)
             return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
         }
         free(big);
+        if (o->translator)
+            eng_exec_set_translator(s.exec, o->translator, o->timeout_ms);
     }
     io_known known = {0};
     const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
@@ -665,8 +451,8 @@ int eng_run(const eng_options *o)
         /* An even share of the time left: an op that overran (a slow
          * pipeline build) takes from the others, not all of it from the last. */
         double deadline = eng_now() + (s.end - eng_now()) / (double)(usable > done ? usable - done : 1);
-        if (o->progress)
-            atomic_store_explicit(&o->progress->op, (unsigned)i, memory_order_relaxed);
+        if (s.progress)
+            atomic_store_explicit(&s.progress->op, (unsigned)i, memory_order_relaxed);
         int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
         s.cases_before += r->cases;
         s.disagreements_before += r->disagreements;
@@ -681,20 +467,20 @@ int eng_run(const eng_options *o)
     for (int i = 0; i < n; i++)
         if (!reports[i].op)
             reports[i].op = ops[i];
-    if (!status && !o->worker_report)  /* a worker's parent judges the merged reports */
+    if (!status && !w)  /* a worker's parent judges the merged reports */
         eng_mark_not_run(reports, (unsigned)n, interrupted != 0);
     sigaction(SIGINT, &old_handlers[0], NULL);
     sigaction(SIGTERM, &old_handlers[1], NULL);
     char finish_err[1200];
     /* A worker's files are copied by the parent, which writes the final counts. */
-    if (!o->worker_report && eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
+    if (!w && eng_findings_finish(s.findings, finish_err, sizeof finish_err)) {
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);
         status = status ? status : EXIT_INTERNAL;
     }
     eng_outcome outcome = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings, known_dir,
                            vkd_validation_errors(dev), interrupted != 0, 0, 0};
-    if (o->worker_report)
-        status = eng_worker_write(o->worker_report, &outcome, status);
+    if (w)
+        status = eng_worker_write(w->report_path, &outcome, status);
     else
         status = eng_report_conclude(&outcome, status);
     free(s.audit_failure);
@@ -714,3 +500,7 @@ int eng_run(const eng_options *o)
     vkd_close(dev);
     return status;
 }
+
+int eng_run(const eng_options *o) { return run(o, NULL); }
+
+int eng_run_worker(const eng_options *o, const eng_worker_io *w) { return run(o, w); }

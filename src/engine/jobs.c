@@ -107,11 +107,10 @@ static int run_worker(const eng_options *o, unsigned k, const char *scratch, eng
     w.keep = o->keep > o->show ? o->keep : o->show;  /* the parent explains the first --show */
     w.json_path = NULL;
     w.findings_dir = o->findings_dir ? findings_dir : NULL;
-    w.worker_report = report_path;
-    w.progress = progress;
     /* The machine's cores are shared among the workers' generation threads. */
     w.threads = o->threads / o->jobs ? o->threads / o->jobs : 1;
-    return eng_run(&w);
+    eng_worker_io io = {report_path, progress};
+    return eng_run_worker(&w, &io);
 }
 
 /* ---- a parent killed outright ----
@@ -257,129 +256,142 @@ static uint64_t chunks_to_share(const eng_options *o)
     return count;
 }
 
-int eng_run_jobs(const eng_options *o)
+/* ---- the run: start, wait, merge ---- */
+
+/* One --jobs run's state, shared by its three steps. */
+typedef struct {
+    const eng_options *o;
+    const isa_op *const *ops;
+    unsigned n;
+    char scratch[1024];
+    pid_t *pids;
+    int *exits;                /* each worker's exit status */
+    unsigned started;
+    eng_progress *progress;    /* shared memory, one per worker */
+    io_known known;
+    const char *known_dir;
+} job_run;
+
+/* The known rules, the scratch directory and the shared memory; 0 or an exit status. */
+static int open_run(job_run *j)
 {
-    const isa_op *ops[ENG_MAX_OPS];
-    int n = eng_check_run(o, ops);
-    if (n < 0)
-        return -n;
-    /* More workers than chunks would start idle processes and devices. */
-    if (o->cases) {
-        uint64_t chunks = chunks_to_share(o);
-        if (chunks < o->jobs) {
-            eng_options fewer = *o;
-            fewer.jobs = chunks ? (unsigned)chunks : 1;
-            if (!o->quiet)
-                fprintf(stderr, "tiefuzz: --jobs %u: %llu cases per op make %u chunk%s of 65,536 to share; %u worker%s\n",
-                        o->jobs, (unsigned long long)o->cases, fewer.jobs, fewer.jobs == 1 ? "" : "s", fewer.jobs,
-                        fewer.jobs == 1 ? " (this process)" : "s");
-            return fewer.jobs > 1 ? eng_run_jobs(&fewer) : eng_run(&fewer);
-        }
-    }
-    io_known known = {0};
+    const eng_options *o = j->o;
     char err[4096];
-    const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (eng_known_load(known_dir, o->known_dir != NULL, &known, err, sizeof err)) {
+    j->known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
+    if (eng_known_load(j->known_dir, o->known_dir != NULL, &j->known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
         return EXIT_USAGE;
     }
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp ? tmp : "/tmp";
     note_orphans(tmp);
-    char scratch[1024];
-    snprintf(scratch, sizeof scratch, "%s/tiefuzz-jobs-XXXXXX", tmp);
-    if (!mkdtemp(scratch)) {
-        fprintf(stderr, "tiefuzz run: --jobs: cannot make a scratch directory %s (%s)\n", scratch, strerror(errno));
-        io_known_free(&known);
+    snprintf(j->scratch, sizeof j->scratch, "%s/tiefuzz-jobs-XXXXXX", tmp);
+    if (!mkdtemp(j->scratch)) {
+        fprintf(stderr, "tiefuzz run: --jobs: cannot make a scratch directory %s (%s)\n", j->scratch, strerror(errno));
+        j->scratch[0] = 0;
         return EXIT_INTERNAL;
     }
-    write_owner(scratch, o->findings_dir);
-    if (!o->quiet)
-        fprintf(stderr, "tiefuzz: %u worker processes, lowering %s, seed %llu\n", o->jobs,
-                o->shader_path ? "user shader" : isa_lowering_name(o->lowering), (unsigned long long)o->seed);
-
-    /* No Vulkan call has been made in this process: each worker starts clean. */
-    fflush(NULL);
-    pid_t *pids = calloc(o->jobs, sizeof *pids);
+    write_owner(j->scratch, o->findings_dir);
+    j->pids = calloc(o->jobs, sizeof *j->pids);
+    j->exits = calloc(o->jobs, sizeof *j->exits);
     /* Shared with the workers: how far each is, for the status line. */
-    eng_progress *progress = mmap(NULL, o->jobs * sizeof *progress, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                                  -1, 0);
-    if (progress == MAP_FAILED) {
+    j->progress = mmap(NULL, o->jobs * sizeof *j->progress, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (j->progress == MAP_FAILED) {
+        j->progress = NULL;
         fprintf(stderr, "tiefuzz run: --jobs: cannot map shared memory (%s)\n", strerror(errno));
-        free(pids);
-        io_known_free(&known);
-        rmdir(scratch);
         return EXIT_INTERNAL;
     }
-    memset(progress, 0, o->jobs * sizeof *progress);
-    /* Caught before the first fork, so no signal can end this process with workers running. */
-    struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int status = EXIT_AGREE;
-    unsigned started = 0;
+    memset(j->progress, 0, o->jobs * sizeof *j->progress);
+    return 0;
+}
+
+static void close_run(job_run *j)
+{
+    free(j->exits);
+    free(j->pids);
+    if (j->progress)
+        munmap(j->progress, j->o->jobs * sizeof *j->progress);
+    io_known_free(&j->known);
+}
+
+/* In the child: never returns. */
+static void worker_main(job_run *j, unsigned k, pid_t parent)
+{
+    follow_parent(parent);
+    /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
+    eng_catch_interrupts();
+    /* Its messages go to a file the parent relays: once, not once per worker,
+     * and not through the parent's status line. */
+    char err_path[1100];
+    snprintf(err_path, sizeof err_path, "%s/job-%u.err", j->scratch, k);
+    int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+        dup2(fd, 2);
+        close(fd);
+    }
+    int rc = run_worker(j->o, k, j->scratch, &j->progress[k]);
+    fflush(NULL);
+    _exit(rc);
+}
+
+/* Fork the workers (no Vulkan call has been made in this process: each
+ * starts clean).  EXIT_AGREE, or EXIT_INTERNAL when one could not start. */
+static int start_workers(job_run *j)
+{
+    fflush(NULL);
     pid_t parent = getpid();
-    for (unsigned k = 0; k < o->jobs; k++, started++) {
-        pids[k] = fork();
-        if (pids[k] == 0) {
-            follow_parent(parent);
-            /* From here on Ctrl-C ends the worker's campaign cleanly, with a report. */
-            eng_catch_interrupts();
-            /* Its messages go to a file the parent relays: once, not once per worker,
-             * and not through the parent's status line. */
-            char err_path[1100];
-            snprintf(err_path, sizeof err_path, "%s/job-%u.err", scratch, k);
-            int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd >= 0) {
-                dup2(fd, 2);
-                close(fd);
-            }
-            int rc = run_worker(o, k, scratch, &progress[k]);
-            fflush(NULL);
-            _exit(rc);
-        }
-        if (pids[k] < 0) {
+    for (unsigned k = 0; k < j->o->jobs; k++, j->started++) {
+        j->pids[k] = fork();
+        if (j->pids[k] == 0)
+            worker_main(j, k, parent);
+        if (j->pids[k] < 0) {
             fprintf(stderr, "tiefuzz run: --jobs: cannot start worker %u (%s)\n", k, strerror(errno));
-            status = EXIT_INTERNAL;
-            break;
+            return EXIT_INTERNAL;
         }
     }
-    /* Wait for the workers, with a live status line on a terminal. */
+    return EXIT_AGREE;
+}
+
+/* Reap every worker, with a live status line on a terminal; a Ctrl-C or
+ * SIGTERM to this process is passed on.  Returns status, or the first
+ * worker's failure (2-4) when status was EXIT_AGREE. */
+static int wait_workers(job_run *j, int status)
+{
+    const eng_options *o = j->o;
     bool forwarded = false, tty = isatty(2) && !o->quiet;
-    int *exits = calloc(o->jobs, sizeof *exits);
     bool *reaped = calloc(o->jobs, sizeof *reaped);
-    unsigned left = started;
+    unsigned left = j->started;
     double t0 = eng_now(), last_status = 0;
     line_set seen = {NULL, 0};
     while (left) {
         if (parent_interrupted && !forwarded) {
             /* Ctrl-C reaches the workers through the terminal; a signal sent
              * to this process alone is passed on, so they stop and report. */
-            for (unsigned j = 0; j < started; j++)
-                if (!reaped[j])
-                    kill(pids[j], SIGINT);
+            for (unsigned k = 0; k < j->started; k++)
+                if (!reaped[k])
+                    kill(j->pids[k], SIGINT);
             forwarded = true;
         }
         bool any = false;
-        for (unsigned k = 0; k < started; k++) {
+        for (unsigned k = 0; k < j->started; k++) {
             if (reaped[k])
                 continue;
             int ws;
-            pid_t p = waitpid(pids[k], &ws, WNOHANG);
+            pid_t p = waitpid(j->pids[k], &ws, WNOHANG);
             if (p == 0 || (p < 0 && errno == EINTR))
                 continue;
             reaped[k] = any = true;
             left--;
             if (tty)
                 fprintf(stderr, "\r\033[K");
-            relay_messages(scratch, k, &seen);
-            exits[k] = exit_of(o, k, p < 0 ? -1 : ws);
+            relay_messages(j->scratch, k, &seen);
+            j->exits[k] = exit_of(o, k, p < 0 ? -1 : ws);
             /* 0, 1 and 5 are outcomes (the parent judges the merged reports); 2-4 are failures. */
-            if (exits[k] > EXIT_DISAGREE && exits[k] != EXIT_INCOMPLETE && status == EXIT_AGREE)
-                status = exits[k];
+            if (j->exits[k] > EXIT_DISAGREE && j->exits[k] != EXIT_INCOMPLETE && status == EXIT_AGREE)
+                status = j->exits[k];
         }
         if (left && tty && eng_now() - last_status >= 0.25) {
-            status_line(o, ops, (unsigned)n, progress, reaped, started, t0);
+            status_line(o, j->ops, j->n, j->progress, reaped, j->started, t0);
             last_status = eng_now();
         }
         if (left && !any)
@@ -391,94 +403,152 @@ int eng_run_jobs(const eng_options *o)
     for (unsigned i = 0; i < seen.n; i++)
         free(seen.lines[i]);
     free(seen.lines);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    return status;
+}
 
-    /* Merge what the workers measured. */
-    eng_op_report *merged = calloc((size_t)n, sizeof *merged);
-    for (int i = 0; i < n; i++)
-        merged[i].op = ops[i];
+/* What the merge gathers from the workers' reports. */
+typedef struct {
+    eng_op_report *ops;
+    eng_findings *findings;    /* NULL until a worker reported */
     vkd_info dev;
-    memset(&dev, 0, sizeof dev);
     char driver[600];
-    eng_target target = {o->shader_path ? "user-shader" : isa_lowering_name(o->lowering), dev.name, driver};
-    eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
-    eng_findings *findings = NULL;
-    unsigned validation_errors = 0, reports = 0, failed = 0;
-    bool interrupted = parent_interrupted != 0, keep_scratch = false;
-    for (unsigned k = 0; k < started; k++) {
-        char path[1100];
-        failed += exits[k] > EXIT_DISAGREE && exits[k] != EXIT_INCOMPLETE;
-        snprintf(path, sizeof path, "%s/job-%u.report", scratch, k);
-        eng_worker_report w;
-        if (eng_worker_report_read(path, (unsigned)n, &w, err, sizeof err)) {
-            /* A worker that failed said why; one that exited cleanly must have a report. */
-            if (exits[k] <= EXIT_DISAGREE) {
-                fprintf(stderr, "tiefuzz run: worker %u: %s\n", k, err);
-                if (status == EXIT_AGREE)
-                    status = EXIT_INTERNAL;
-            }
-            /* Finding files it wrote before it died are not thrown away. */
-            snprintf(path, sizeof path, "%s/job-%u", scratch, k);
-            struct stat st;
-            if (stat(path, &st) == 0)
-                keep_scratch = true;
-            continue;
+    eng_target target;
+    unsigned validation_errors, reports, failed;
+    bool interrupted, keep_scratch;
+} merged_run;
+
+/* Fold worker k's report into m; returns status, or a failure it met. */
+static int absorb_worker(job_run *j, unsigned k, merged_run *m, int status)
+{
+    char path[1100], err[4096];
+    m->failed += j->exits[k] > EXIT_DISAGREE && j->exits[k] != EXIT_INCOMPLETE;
+    snprintf(path, sizeof path, "%s/job-%u.report", j->scratch, k);
+    eng_worker_report w;
+    if (eng_worker_report_read(path, j->n, &w, err, sizeof err)) {
+        /* A worker that failed said why; one that exited cleanly must have a report. */
+        if (j->exits[k] <= EXIT_DISAGREE) {
+            fprintf(stderr, "tiefuzz run: worker %u: %s\n", k, err);
+            status = status == EXIT_AGREE ? EXIT_INTERNAL : status;
         }
-        if (!reports++) {
-            dev = w.h.dev;
-            snprintf(driver, sizeof driver, "%s %s", dev.driver_name, dev.driver_info);
-            findings = eng_findings_create(&fo, NULL, &target);
-        } else if (strcmp(dev.name, w.h.dev.name)) {
-            fprintf(stderr, "tiefuzz run: workers opened different devices (%s, %s)\n", dev.name, w.h.dev.name);
-            if (status == EXIT_AGREE)
-                status = EXIT_INTERNAL;
-        }
-        validation_errors += w.h.validation_errors;
-        interrupted = interrupted || w.h.interrupted;
-        for (int i = 0; i < n; i++)
-            merge_op(&merged[i], &w.ops[i]);
-        for (unsigned i = 0; i < w.h.n_findings; i++)
-            if (eng_findings_absorb(findings, &w.findings[i], err, sizeof err)) {
-                fprintf(stderr, "tiefuzz run: %s\n", err);
-                if (status == EXIT_AGREE)
-                    status = EXIT_USAGE;
-                keep_scratch = true;
-            }
-        eng_worker_report_free(&w);
+        /* Finding files it wrote before it died are not thrown away. */
+        snprintf(path, sizeof path, "%s/job-%u", j->scratch, k);
+        struct stat st;
+        m->keep_scratch |= stat(path, &st) == 0;
+        return status;
     }
-    if (findings) {
-        eng_findings_sort(findings);
-        for (int i = 0; i < n; i++)
-            finish_kept(o, &merged[i]);
-        if (eng_findings_finish(findings, err, sizeof err)) {
+    if (!m->reports++) {
+        m->dev = w.h.dev;
+        snprintf(m->driver, sizeof m->driver, "%s %s", m->dev.driver_name, m->dev.driver_info);
+        eng_findings_options fo = {j->o->findings_dir, &j->known, j->o->minimize, j->o->seed};
+        m->findings = eng_findings_create(&fo, NULL, &m->target);
+    } else if (strcmp(m->dev.name, w.h.dev.name)) {
+        fprintf(stderr, "tiefuzz run: workers opened different devices (%s, %s)\n", m->dev.name, w.h.dev.name);
+        status = status == EXIT_AGREE ? EXIT_INTERNAL : status;
+    }
+    m->validation_errors += w.h.validation_errors;
+    m->interrupted |= w.h.interrupted != 0;
+    for (unsigned i = 0; i < j->n; i++)
+        merge_op(&m->ops[i], &w.ops[i]);
+    for (unsigned i = 0; i < w.h.n_findings; i++)
+        if (eng_findings_absorb(m->findings, &w.findings[i], err, sizeof err)) {
             fprintf(stderr, "tiefuzz run: %s\n", err);
-            if (status == EXIT_AGREE)
-                status = EXIT_INTERNAL;
-            keep_scratch = true;
+            status = status == EXIT_AGREE ? EXIT_USAGE : status;
+            m->keep_scratch = true;
         }
-        if (status == EXIT_AGREE || failed)
-            eng_mark_not_run(merged, (unsigned)n, interrupted);
-        eng_outcome outcome = {o, &dev, merged, (unsigned)n, findings, known_dir, validation_errors, interrupted,
-                               o->jobs, failed};
+    eng_worker_report_free(&w);
+    return status;
+}
+
+/* Merge what the workers measured and conclude as one process would. */
+static int merge_workers(job_run *j, int status)
+{
+    const eng_options *o = j->o;
+    merged_run m = {.ops = calloc(j->n, sizeof *m.ops), .interrupted = parent_interrupted != 0};
+    m.target = (eng_target){o->shader_path ? "user-shader" : isa_lowering_name(o->lowering), m.dev.name, m.driver};
+    for (unsigned i = 0; i < j->n; i++)
+        m.ops[i].op = j->ops[i];
+    for (unsigned k = 0; k < j->started; k++)
+        status = absorb_worker(j, k, &m, status);
+    if (m.findings) {
+        char err[4096];
+        eng_findings_sort(m.findings);
+        for (unsigned i = 0; i < j->n; i++)
+            finish_kept(o, &m.ops[i]);
+        if (eng_findings_finish(m.findings, err, sizeof err)) {
+            fprintf(stderr, "tiefuzz run: %s\n", err);
+            status = status == EXIT_AGREE ? EXIT_INTERNAL : status;
+            m.keep_scratch = true;
+        }
+        if (status == EXIT_AGREE || m.failed)
+            eng_mark_not_run(m.ops, j->n, m.interrupted);
+        eng_outcome outcome = {.o = o, .dev = &m.dev, .reports = m.ops, .n = j->n, .findings = m.findings,
+                               .known_dir = j->known_dir, .validation_errors = m.validation_errors,
+                               .interrupted = m.interrupted, .workers = o->jobs, .workers_failed = m.failed};
         status = eng_report_conclude(&outcome, status);
     } else if (status == EXIT_AGREE) {
-        status = EXIT_INTERNAL;   /* no worker reported and none said why */
+        status = EXIT_INTERNAL;  /* no worker reported and none said why */
         fprintf(stderr, "tiefuzz run: no worker reported\n");
     }
-    if (keep_scratch) {
-        fprintf(stderr, "tiefuzz run: the workers' finding files are kept in %s\n", scratch);
+    if (m.keep_scratch) {
+        fprintf(stderr, "tiefuzz run: the workers' finding files are kept in %s\n", j->scratch);
     } else {
-        remove_dir_files(scratch);
-        rmdir(scratch);
+        remove_dir_files(j->scratch);
+        rmdir(j->scratch);
     }
-    eng_findings_destroy(findings);
-    for (int i = 0; i < n; i++)
-        free(merged[i].kept);
-    free(merged);
-    free(exits);
-    free(pids);
-    munmap(progress, o->jobs * sizeof *progress);
-    io_known_free(&known);
+    eng_findings_destroy(m.findings);
+    for (unsigned i = 0; i < j->n; i++)
+        free(m.ops[i].kept);
+    free(m.ops);
+    return status;
+}
+
+/* More workers than chunks would start idle processes and devices: the
+ * run with fewer (this process alone for one).  -1 when not needed. */
+static int with_fewer_workers(const eng_options *o)
+{
+    uint64_t chunks = o->cases ? chunks_to_share(o) : o->jobs;
+    if (chunks >= o->jobs)
+        return -1;
+    eng_options fewer = *o;
+    fewer.jobs = chunks ? (unsigned)chunks : 1;
+    if (!o->quiet)
+        fprintf(stderr, "tiefuzz: --jobs %u: %llu cases per op make %u chunk%s of 65,536 to share; %u worker%s\n",
+                o->jobs, (unsigned long long)o->cases, fewer.jobs, fewer.jobs == 1 ? "" : "s", fewer.jobs,
+                fewer.jobs == 1 ? " (this process)" : "s");
+    return fewer.jobs > 1 ? eng_run_jobs(&fewer) : eng_run(&fewer);
+}
+
+int eng_run_jobs(const eng_options *o)
+{
+    const isa_op *ops[ENG_MAX_OPS];
+    int n = eng_check_run(o, ops);
+    if (n < 0)
+        return -n;
+    int fewer = with_fewer_workers(o);
+    if (fewer >= 0)
+        return fewer;
+    job_run j = {.o = o, .ops = ops, .n = (unsigned)n};
+    int status = open_run(&j);
+    if (status) {
+        if (j.scratch[0]) {
+            remove_dir_files(j.scratch);
+            rmdir(j.scratch);
+        }
+        close_run(&j);
+        return status;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "tiefuzz: %u worker processes, lowering %s, seed %llu\n", o->jobs,
+                o->shader_path ? "user shader" : isa_lowering_name(o->lowering), (unsigned long long)o->seed);
+    /* Caught before the first fork, so no signal can end this process with workers running. */
+    struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    status = start_workers(&j);
+    status = wait_workers(&j, status);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    status = merge_workers(&j, status);
+    close_run(&j);
     return status;
 }

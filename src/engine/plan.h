@@ -1,0 +1,43 @@
+/* engine/plan: what a campaign runs, decided before any device opens; see plan.c. */
+#ifndef TIEFUZZ_ENGINE_PLAN_H
+#define TIEFUZZ_ENGINE_PLAN_H
+
+#include "options.h"
+
+/* What a run checks before it opens a device (op globs, --shader, --ctrl,
+ * --param, a writable --json): the selected ops and their count, or
+ * -(exit status) after saying what is wrong. */
+#define ENG_MAX_OPS 256
+int eng_check_run(const eng_options *o, const isa_op *ops[ENG_MAX_OPS]);
+/* The same, keeping each op's template instance (malloc'd) and the number
+ * of ops that can run on a device. */
+int eng_prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_out, unsigned *usable_out);
+
+/* Select ops by glob (all translated ops when n == 0).  Returns the count,
+ * or -1 with the bad glob in *bad. */
+int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, unsigned max, const char **bad);
+
+/* The instance used for cases [block * ENG_BLOCK, (block+1) * ENG_BLOCK):
+ * controls and K depend on the seed and the block only, never on the batch
+ * size.  fixed_ctrl keeps the template's controls. */
+#define ENG_BLOCK 262144u
+/* Worker processes of one run (--jobs) split each block into chunks. */
+#define ENG_CHUNK 65536u
+/* The first case index >= i this process runs: with --shard K/M the blocks
+ * b with b % M == K; within them, for job j of n, the chunks whose number
+ * among the shard's chunks is j modulo n.  Shards and jobs together still
+ * cover every case exactly once. */
+uint64_t eng_next_owned(const eng_options *o, uint64_t i);
+void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+                        const gen_class *classes, unsigned n_classes, isa_instance *out);
+/* Case i of an op: its words, host outputs and verdict (by the fast path;
+ * the same as the exact model's), and its verified classes. */
+uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
+                       unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdict);
+/* The class case i is aimed at. */
+static inline gen_class eng_case_class(uint64_t index, const gen_class *classes, unsigned n_classes)
+{
+    return classes[index % n_classes];
+}
+
+#endif
