@@ -4,12 +4,14 @@
 #include <string.h>
 #include "exec.h"
 #include "module.h"
+#include "translator.h"
 
 typedef struct {
     isa_instance in;
     bool have_module;
     eng_module module;
-    char error[512];
+    char *error;          /* why there is no module (malloc'd) */
+    bool user_error;      /* the translator's fault, not tiefuzz's */
     struct { uint32_t k; vkr_pipeline *pipeline; } pipes[8];
     unsigned n_pipes;
 } module_entry;
@@ -19,6 +21,8 @@ struct eng_exec {
     isa_lowering lowering;
     bool user;
     eng_module user_module;
+    eng_translator *translator;  /* --translator: a module per setting from it */
+    const char *user_error;      /* the last pipeline failure, when the translator's */
     vkr_batch *batch;
     module_entry *modules;
     unsigned n_modules, cap_modules;
@@ -54,10 +58,12 @@ void eng_exec_flush(eng_exec *x)
             vkr_pipeline_destroy(x->dev, x->modules[i].pipes[j].pipeline);
         if (x->modules[i].have_module && !x->user)
             eng_module_free(&x->modules[i].module);
+        free(x->modules[i].error);
     }
     free(x->modules);
     x->modules = NULL;
     x->n_modules = x->cap_modules = 0;
+    x->user_error = NULL;
 }
 
 void eng_exec_destroy(eng_exec *x)
@@ -67,6 +73,7 @@ void eng_exec_destroy(eng_exec *x)
     eng_exec_flush(x);
     if (x->user)
         eng_module_free(&x->user_module);
+    eng_translator_destroy(x->translator);
     vkr_batch_destroy(x->dev, x->batch);
     free(x);
 }
@@ -76,50 +83,95 @@ unsigned eng_exec_capacity(const eng_exec *x, const isa_op *op)
 {
     return vkr_batch_capacity(x->batch, op->n_in, op->n_out);
 }
-const char *eng_exec_lowering_name(const eng_exec *x) { return x->user ? "user-shader" : isa_lowering_name(x->lowering); }
+/* A translator's modules are user shaders: repro takes one back with --shader. */
+const char *eng_exec_lowering_name(const eng_exec *x)
+{
+    return x->user || x->translator ? "user-shader" : isa_lowering_name(x->lowering);
+}
 
-static bool same_shape(const isa_instance *a, const isa_instance *b)
+void eng_exec_set_translator(eng_exec *x, const char *cmd, unsigned timeout_ms)
+{
+    eng_exec_flush(x);
+    x->translator = eng_translator_create(cmd, timeout_ms);
+}
+
+const char *eng_exec_user_error(const eng_exec *x) { return x->user_error; }
+
+/* Built-in modules read K as a specialization constant, so one serves
+ * every K; a translator is asked again for each K, since it may fold K
+ * into its module as a real translator would. */
+static bool same_module(const eng_exec *x, const isa_instance *a, const isa_instance *b)
 {
     if (a->op != b->op || memcmp(a->param, b->param, sizeof a->param))
         return false;
-    const isa_literal *lit = a->op->literal;
+    const isa_literal *lit = x->translator ? NULL : a->op->literal;
     for (int i = 0; i < CTRL_COUNT; i++)
         if (!(lit && i == (int)lit->ctrl) && a->ctrl[i] != b->ctrl[i])
             return false;
     return true;
 }
 
+/* The built-in module for m->in, or why not: a validation failure carries
+ * the module text, shown once on stderr; the entry keeps its first line. */
+static void build_builtin(eng_exec *x, module_entry *m)
+{
+    char *big = malloc(1 << 20);
+    if (eng_module_build(&m->in, x->lowering, vkd_device_info(x->dev), &m->module, big, 1 << 20) == 0) {
+        m->have_module = true;
+    } else {
+        if (strchr(big, '\n'))
+            fprintf(stderr, "tiefuzz: %s\n", big);
+        m->error = strndup(big, strcspn(big, "\n"));
+    }
+    free(big);
+}
+
+/* The translator's module for m->in, or its whole message (the command's
+ * output, the validator's report), for the campaign to show. */
+static void ask_translator(eng_exec *x, module_entry *m)
+{
+    size_t n = 1 << 16;
+    char *msg = malloc(n);
+    if (eng_translator_module(x->translator, &m->in, vkd_device_info(x->dev), &m->module, msg, n) == 0) {
+        m->have_module = true;
+        free(msg);
+    } else {
+        m->error = msg;
+        m->user_error = true;
+    }
+}
+
+static module_entry *find_module(eng_exec *x, const isa_instance *in)
+{
+    for (unsigned i = 0; i < x->n_modules; i++)
+        if (same_module(x, &x->modules[i].in, in))
+            return &x->modules[i];
+    if (x->n_modules == x->cap_modules) {
+        x->cap_modules = x->cap_modules ? x->cap_modules * 2 : 16;
+        x->modules = realloc(x->modules, x->cap_modules * sizeof *x->modules);
+    }
+    module_entry *m = &x->modules[x->n_modules++];
+    memset(m, 0, sizeof *m);
+    m->in = *in;
+    if (x->user) {
+        m->module = x->user_module;
+        m->have_module = true;
+    } else if (x->translator) {
+        ask_translator(x, m);
+    } else {
+        build_builtin(x, m);
+    }
+    return m;
+}
+
 vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn)
 {
-    module_entry *m = NULL;
-    for (unsigned i = 0; i < x->n_modules; i++)
-        if (same_shape(&x->modules[i].in, in))
-            m = &x->modules[i];
-    if (!m) {
-        if (x->n_modules == x->cap_modules) {
-            x->cap_modules = x->cap_modules ? x->cap_modules * 2 : 16;
-            x->modules = realloc(x->modules, x->cap_modules * sizeof *x->modules);
-        }
-        m = &x->modules[x->n_modules++];
-        memset(m, 0, sizeof *m);
-        m->in = *in;
-        if (x->user) {
-            m->module = x->user_module;
-            m->have_module = true;
-        } else {
-            char *big = malloc(1 << 20);
-            if (eng_module_build(in, x->lowering, vkd_device_info(x->dev), &m->module, big, 1 << 20) == 0)
-                m->have_module = true;
-            else {
-                if (strchr(big, '\n'))  /* a validation failure carries the module text: show it once */
-                    fprintf(stderr, "tiefuzz: %s\n", big);
-                snprintf(m->error, sizeof m->error, "%.*s", (int)strcspn(big, "\n"), big);
-            }
-            free(big);
-        }
-    }
+    module_entry *m = find_module(x, in);
+    x->user_error = NULL;
     if (!m->have_module) {
-        snprintf(err, errn, "%s", m->error);
+        const char *why = m->error ? m->error : "out of memory";
+        snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
+        x->user_error = m->user_error ? m->error : NULL;
         return NULL;
     }
     if (declared)

@@ -1,5 +1,6 @@
 /* engine/exec: op instances on a device.  Caches one module per controls
- * shape and one pipeline per literal value, and runs small batches of
+ * shape (per setting, K included, for a translator) and one pipeline per
+ * literal value, and runs small batches of
  * tuples for the minimizer, repro and replay (the campaign uses its own
  * double-buffered batches with the same pipelines). */
 #ifndef TIEFUZZ_ENGINE_EXEC_H
@@ -22,6 +23,13 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
  * err_is_device tells a device failure (exit 3) from a build failure. */
 int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
                  size_t errn, bool *err_is_device);
+/* --translator CMD: from now on each instance's module comes from CMD (see
+ * translator.h), one per setting, K included; timeout_ms bounds each call. */
+void eng_exec_set_translator(eng_exec *x, const char *cmd, unsigned timeout_ms);
+/* When the last eng_exec_pipeline failed through the translator (it failed,
+ * or its module is invalid): the whole message, several lines, whose first
+ * is what err got; else NULL.  Valid until the next flush. */
+const char *eng_exec_user_error(const eng_exec *x);
 vkd_device *eng_exec_device(eng_exec *x);
 unsigned eng_exec_capacity(const eng_exec *x, const isa_op *op);
 const char *eng_exec_lowering_name(const eng_exec *x);

@@ -98,15 +98,23 @@ static int group_fits(const vkd_info *dev, const uint32_t size[3], const char *p
 
 int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn)
 {
+    return eng_module_load_named(path, path, dev, out, err, errn);
+}
+
+int eng_module_load_named(const char *path, const char *name, const vkd_info *dev, eng_module *out, char *err,
+                          size_t errn)
+{
     memset(out, 0, sizeof *out);
     char msg[1024];
     if (spv_load_file(path, &out->spv, msg, sizeof msg)) {
-        snprintf(err, errn, "%s", msg);
+        /* The loader's message starts with the path, which may be a scratch file. */
+        const char *rest = strncmp(msg, path, strlen(path)) ? msg : msg + strlen(path);
+        snprintf(err, errn, "%s%s%s", name, rest == msg ? ": " : "", rest);
         return -1;
     }
     if (spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
         char *dis = spv_disassemble(&out->spv);
-        snprintf(err, errn, "%s: %s\n%s", path, msg, dis ? dis : "");
+        snprintf(err, errn, "%s: %s\n%s", name, msg, dis ? dis : "");
         free(dis);
         spv_module_free(&out->spv);
         return -1;
@@ -121,11 +129,11 @@ int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char
                                          : NULL;
     if (why) {
         snprintf(err, errn, "%s: does not fit the tiefuzz shader interface: %s (see README, 'Bring your own "
-                 "shader')", path, why);
+                 "shader')", name, why);
         spv_module_free(&out->spv);
         return -1;
     }
-    if (group_fits(dev, f.local_size, path, err, errn)) {
+    if (group_fits(dev, f.local_size, name, err, errn)) {
         spv_module_free(&out->spv);
         return -1;
     }

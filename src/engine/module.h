@@ -11,7 +11,7 @@ typedef struct {
     spv_module spv;
     unsigned local_size;
     char declared[160];   /* the float controls it declares */
-    bool user;            /* from --shader */
+    bool user;            /* from --shader or --translator */
     unsigned per_tuple;   /* invocations per tuple (tiles: one per output word) */
 } eng_module;
 
@@ -23,6 +23,10 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
 char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn);
 /* Load the user's module and check it fits the tiefuzz interface. */
 int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn);
+/* The same, naming the module name in messages (a translator's output lies
+ * in a scratch file whose path means nothing to the user). */
+int eng_module_load_named(const char *path, const char *name, const vkd_info *dev, eng_module *out, char *err,
+                          size_t errn);
 void eng_module_free(eng_module *m);
 
 #endif
