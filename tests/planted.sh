@@ -36,6 +36,12 @@ check ".RS on a 32-bit sum" maxwell.imad_hi_u32 none carry
 # product and the sources, which these forms flush first (issue 12).  The exact lowering: the
 # device's own denormal handling stays out of it.
 check "legacy final sum not flushed" rdna2.v_mad_f32 none subnormal --lowering exact
+# An .X add's carry out taken from the sum before the carry-in: only a sum of all ones carried by
+# its carry-in alone shows it (random: 2^-32 per add; none in 10^8 here), which the carry class
+# builds for each of IADD3's adds (here with a half C, which the first add must aim at) and under
+# XMAD's .PSL with a 16-bit addend (issue 12).
+check ".X carry-in's carry dropped (IADD3, half C)" maxwell.iadd3 x=1,cc=1,c_part=1 carry
+check ".X carry-in's carry dropped (XMAD.PSL.CLO)" maxwell.xmad x=1,cc=1,psl=1,cop=1 carry
 # CBCC reading the selected half of Sb: only an Sb whose halves differ shows it (random does too:
 # listed for the record, not for the contrast).
 read -r tf tn < <(first_disagreement maxwell.xmad cop=3,b_h1=1 merge 10000)

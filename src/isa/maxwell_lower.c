@@ -5,8 +5,10 @@
  *
  * A test build plants known translation mistakes (tests/meson.build,
  * tests/planted.sh): TIEFUZZ_PLANT_CBCC_HALF reads the selected half of Sb
- * for CBCC, TIEFUZZ_PLANT_RS_32 drops bit 32 of the .RS sum, and
- * TIEFUZZ_PLANT_SEXT_8000 sign-extends 0x8000 as if it were positive. */
+ * for CBCC, TIEFUZZ_PLANT_RS_32 drops bit 32 of the .RS sum,
+ * TIEFUZZ_PLANT_SEXT_8000 sign-extends 0x8000 as if it were positive, and
+ * TIEFUZZ_PLANT_X_CARRY_IN takes an .X add's carry out from the sum before
+ * the carry-in (lost when that sum is all ones and the carry-in carries it). */
 #include <stddef.h>
 #include "maxwell.h"
 #include "../spirv/builder.h"
@@ -34,6 +36,18 @@ static unsigned add3_carry(spv_builder *b, unsigned x, unsigned y, unsigned z, u
     unsigned s2 = add(b, s1, z);
     *sum = s2;
     return add(b, bit(b, ult(b, s1, x)), bit(b, ult(b, s2, s1)));
+}
+
+/* The same for an add whose carry-in z comes from the CC word (.X). */
+static unsigned add3_carry_x(spv_builder *b, unsigned x, unsigned y, unsigned z, unsigned *sum)
+{
+#ifdef TIEFUZZ_PLANT_X_CARRY_IN
+    unsigned s1 = add(b, x, y);
+    *sum = add(b, s1, z);
+    return bit(b, ult(b, s1, x));  /* planted mistake: the carry-in's own carry dropped */
+#else
+    return add3_carry(b, x, y, z, sum);
+#endif
 }
 
 static unsigned flags(spv_builder *b, bool x, unsigned d, unsigned cc_in, unsigned cf, unsigned of)
@@ -85,7 +99,7 @@ static unsigned lower_xmad(spv_builder *b, const maxwell_xmad_ctl *c, int csfu, 
     }
     unsigned cin = c->x ? add(b, sb_and(b, sb_shr(b, cc_in, 2), 1), sb_and(b, sb_shr(b, cc_in, 3), 1)) : u(b, 0);
     unsigned d;
-    unsigned carries = add3_carry(b, p, cv, cin, &d);
+    unsigned carries = (c->x ? add3_carry_x : add3_carry)(b, p, cv, cin, &d);
     if (c->mrg)
         d = or_(b, sb_and(b, d, 0xffff), sb_shl(b, sb_and(b, sbv, 0xffff), 16));
     if (cc_out)
@@ -108,7 +122,7 @@ static unsigned lower_iadd3(spv_builder *b, const maxwell_iadd3_ctl *c, unsigned
     unsigned cin1 = c->x ? sb_and(b, sb_shr(b, cc_in, 3), 1) : u(b, c->nega || c->negb);
     unsigned cin2 = c->x ? sb_and(b, sb_shr(b, cc_in, 2), 1) : u(b, c->negc);
     unsigned lo;
-    unsigned bit32 = add3_carry(b, A, B, cin1, &lo);  /* A + B + 1 < 2^33: at most one carry */
+    unsigned bit32 = (c->x ? add3_carry_x : add3_carry)(b, A, B, cin1, &lo);  /* A + B + 1 < 2^33: one carry */
     unsigned t = lo;
     if (c->shift == SHIFT_RS) {
 #ifdef TIEFUZZ_PLANT_RS_32
@@ -120,7 +134,7 @@ static unsigned lower_iadd3(spv_builder *b, const maxwell_iadd3_ctl *c, unsigned
         t = sb_shl(b, lo, 16);
     }
     unsigned d;
-    unsigned carry2 = add3_carry(b, t, C, cin2, &d);
+    unsigned carry2 = (c->x ? add3_carry_x : add3_carry)(b, t, C, cin2, &d);
     if (cc_out)
         *cc_out = c->cc ? flags(b, c->x, d, cc_in, bit(b, sb_ugt(b, carry2, 0)), bit32) : sb_and(b, cc_in, 0xf);
     return d;
