@@ -53,10 +53,7 @@ static void note_cells(const isa_instance *in, const uint32_t *words)
         const isa_step *st = &t.step[s];
         if (!st->final)
             continue;
-        unsigned kind = st->exact.kind == FPK_NAN ? 5 : st->exact.kind == FPK_INF ? 4 : st->exact.kind == FPK_ZERO ? 0
-                        : st->info.overflow ? 3 : st->info.tiny ? 1 : 2;
-        unsigned cell = kind << 5 | (st->info.position != FP_EXACT) << 4 | st->info.lsb << 3 | st->info.guard << 2 |
-                        st->info.sticky << 1 | (unsigned)st->exact.sign;
+        unsigned cell = isa_step_cell(st);
         unsigned index = op_index(in->op) * CELLS_PER_OP + cell;
         if (!plain)
             cell_counters[index]++;

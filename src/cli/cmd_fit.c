@@ -250,10 +250,10 @@ int cmd_fit(int argc, char **argv)
             return cli_fail("fit", "unexpected argument '%s'", argv[a.i]);
     }
     if (a.failed)
-        return 2;
+        return EXIT_USAGE;
     if (!op_name || (!emit && (!grid || !results))) {
         fputs(help, stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     const isa_op *op = isa_op_find(op_name);
     if (!op)
@@ -277,7 +277,7 @@ int cmd_fit(int argc, char **argv)
     axis axes[4];
     unsigned n_axes = 0;
     if (parse_axes(op, grid, axes, &n_axes))
-        return 2;
+        return EXIT_USAGE;
     if (grid_size(axes, n_axes) > FIT_MAX_COMBINATIONS)
         return cli_fail("fit", "--param '%s': %llu parameter combinations, more than %u: narrow the ranges", grid,
                         (unsigned long long)grid_size(axes, n_axes), FIT_MAX_COMBINATIONS);
@@ -286,7 +286,7 @@ int cmd_fit(int argc, char **argv)
     size_t len;
     if (io_read_file(results, 64u << 20, &buf, &len, err, sizeof err)) {
         fprintf(stderr, "tiefuzz fit: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     sample *samples = NULL;
     unsigned n_samples = 0, line = 0;
@@ -300,7 +300,7 @@ int cmd_fit(int argc, char **argv)
             fprintf(stderr, "tiefuzz fit: %s:%u: expected 'INPUT WORDS -> OUTPUT WORDS'\n", results, line);
             free(buf);
             free(samples);
-            return 2;
+            return EXIT_USAGE;
         }
         *arrow = 0;
         samples = realloc(samples, (n_samples + 1) * sizeof *samples);
@@ -312,7 +312,7 @@ int cmd_fit(int argc, char **argv)
                     ni < 0 || no < 0 ? err : "the word counts do not fit the op (see 'tiefuzz ops')");
             free(buf);
             free(samples);
-            return 2;
+            return EXIT_USAGE;
         }
         n_samples++;
     }

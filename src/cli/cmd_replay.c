@@ -131,7 +131,7 @@ int cmd_replay(int argc, char **argv)
             static const char *const keys[2] = {"controls", "params"};
             isa_instance in;
             const char *why = NULL;
-            if (cli_instance_of(op, e->controls, e->params, keys, &in, err, sizeof err))
+            if (isa_instance_from_text(op, e->controls, e->params, keys, &in, err, sizeof err))
                 why = err;
             else if (e->n_in != op->n_in || e->n_out != op->n_out)
                 why = "the word counts do not fit the op";

@@ -176,21 +176,6 @@ int cli_check_fp_environment(void)
     return 0;
 }
 
-int cli_instance_of(const isa_op *op, const char *ctrl, const char *param, const char *const names[2],
-                    isa_instance *out, char *err, size_t errn)
-{
-    isa_instance_default(out, op);
-    const char *e = ctrl ? isa_parse_controls(out, ctrl) : NULL;
-    int which = 0;
-    if (!e && param) {
-        e = isa_parse_params(out, param);
-        which = 1;
-    }
-    if (e)
-        snprintf(err, errn, "%s: %s", names[which], e);
-    return e ? -1 : 0;
-}
-
 int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const char *param, isa_instance *out)
 {
     static const char *const flags[2] = {"--ctrl", "--param"};
@@ -198,5 +183,5 @@ int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const c
     if (!op)
         return cli_fail(cmd, "unknown op '%s' (see 'tiefuzz ops')", op_name);
     char err[1024];
-    return cli_instance_of(op, ctrl, param, flags, out, err, sizeof err) ? cli_fail(cmd, "%s", err) : 0;
+    return isa_instance_from_text(op, ctrl, param, flags, out, err, sizeof err) ? cli_fail(cmd, "%s", err) : 0;
 }

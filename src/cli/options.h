@@ -65,12 +65,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
-
-/* op's defaults with a controls and a parameters text applied (NULL or "none": the defaults), as
- * --ctrl / --param and regression files give them.  0, or -1 with "NAME: why" in err, NAME being
- * names[0] when the controls fail and names[1] when the parameters do. */
-int cli_instance_of(const isa_op *op, const char *ctrl, const char *param, const char *const names[2],
-                    isa_instance *out, char *err, size_t errn);
 /* Resolve OP and apply --ctrl / --param texts (either may be NULL).
  * Returns 0, or prints why and returns EXIT_USAGE. */
 int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const char *param, isa_instance *out);

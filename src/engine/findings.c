@@ -89,16 +89,9 @@ const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *l
         snprintf(why, sizeof why, "unknown op '%s'", r->op);
         return why;
     }
-    isa_instance_default(&out->in, op);
-    const char *e;
-    if (strcmp(r->controls, "none") && (e = isa_parse_controls(&out->in, r->controls))) {
-        snprintf(why, sizeof why, "controls: %s", e);
+    static const char *const keys[2] = {"controls", "params"};
+    if (isa_instance_from_text(op, r->controls, r->params, keys, &out->in, why, sizeof why))
         return why;
-    }
-    if (strcmp(r->params, "none") && (e = isa_parse_params(&out->in, r->params))) {
-        snprintf(why, sizeof why, "params: %s", e);
-        return why;
-    }
     if (r->n_in != op->n_in || r->n_out != op->n_out) {
         snprintf(why, sizeof why, "%s takes %u input and %u output words; the file has %u and %u", op->name, op->n_in,
                  op->n_out, r->n_in, r->n_out);

@@ -193,15 +193,10 @@ int eng_prepare(const eng_options *o, const isa_op **ops, isa_instance **tmpl_ou
     isa_instance *tmpl = calloc((size_t)n, sizeof *tmpl);
     unsigned usable = 0;
     for (int i = 0; i < n; i++) {
-        isa_instance_default(&tmpl[i], ops[i]);
-        const char *e = NULL;
-        if (o->ctrl_text && (e = isa_parse_controls(&tmpl[i], o->ctrl_text))) {
-            fprintf(stderr, "tiefuzz run: --ctrl: %s\n", e);
-            free(tmpl);
-            return -EXIT_USAGE;
-        }
-        if (o->param_text && (e = isa_parse_params(&tmpl[i], o->param_text))) {
-            fprintf(stderr, "tiefuzz run: --param: %s\n", e);
+        static const char *const flags[2] = {"--ctrl", "--param"};
+        char err[600];
+        if (isa_instance_from_text(ops[i], o->ctrl_text, o->param_text, flags, &tmpl[i], err, sizeof err)) {
+            fprintf(stderr, "tiefuzz run: %s\n", err);
             free(tmpl);
             return -EXIT_USAGE;
         }

@@ -215,14 +215,10 @@ int eng_selftest(const eng_selftest_options *o)
     unsigned compared = 0;
     for (int i = 0; i < n; i++) {
         isa_instance tmpl;
-        isa_instance_default(&tmpl, ops[i]);
-        const char *e;
-        if (o->ctrl_text && (e = isa_parse_controls(&tmpl, o->ctrl_text))) {
-            fprintf(stderr, "tiefuzz selftest: --ctrl: %s\n", e);
-            return EXIT_USAGE;
-        }
-        if (o->param_text && (e = isa_parse_params(&tmpl, o->param_text))) {
-            fprintf(stderr, "tiefuzz selftest: --param: %s\n", e);
+        static const char *const flags[2] = {"--ctrl", "--param"};
+        char err[600];
+        if (isa_instance_from_text(ops[i], o->ctrl_text, o->param_text, flags, &tmpl, err, sizeof err)) {
+            fprintf(stderr, "tiefuzz selftest: %s\n", err);
             return EXIT_USAGE;
         }
         gen_class classes[64];

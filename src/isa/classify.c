@@ -274,10 +274,7 @@ void isa_trace_cells(const isa_trace *t, uint64_t *cells)
         const isa_step *st = &t->step[s];
         if (!st->final)
             continue;
-        unsigned kind = st->exact.kind == FPK_NAN ? 5 : st->exact.kind == FPK_INF ? 4 : st->exact.kind == FPK_ZERO ? 0
-                        : st->info.overflow ? 3 : st->info.tiny ? 1 : 2;
-        unsigned cell = isa_cell(kind, st->info.position != FP_EXACT, st->info.lsb, st->info.guard, st->info.sticky,
-                                 st->exact.sign);
+        unsigned cell = isa_step_cell(st);
         cells[cell / 64] |= 1ull << (cell % 64);
     }
 }

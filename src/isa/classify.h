@@ -28,12 +28,24 @@ int isa_trace_tie_exponent(const isa_trace *t);
  * cells[ISA_CELL_WORDS]; the same cells fuzz_diff counts. */
 #define ISA_CELLS 192
 void isa_trace_cells(const isa_trace *t, uint64_t *cells);
+/* The kind of a rounding's result, for its cell: 0 zero, 1 tiny, 2 normal,
+ * 3 overflow, 4 infinite, 5 NaN (of the exact value's kind, then the rounding's flags). */
+static inline unsigned isa_result_kind(fp_kind exact, bool overflow, bool tiny)
+{
+    return exact == FPK_NAN ? 5 : exact == FPK_INF ? 4 : exact == FPK_ZERO ? 0 : overflow ? 3 : tiny ? 1 : 2;
+}
 /* A rounding cell from its parts (the encoding isa_trace_cells uses, for
- * fast paths): kind 0 zero, 1 tiny, 2 normal, 3 overflow, 4 infinite, 5 NaN. */
+ * fast paths); kind from isa_result_kind. */
 static inline unsigned isa_cell(unsigned kind, bool inexact, bool lsb, bool guard, bool sticky, bool sign)
 {
     return kind << 5 | (unsigned)inexact << 4 | (unsigned)lsb << 3 | (unsigned)guard << 2 | (unsigned)sticky << 1 |
            (unsigned)sign;
+}
+/* The cell of one traced final rounding. */
+static inline unsigned isa_step_cell(const isa_step *st)
+{
+    return isa_cell(isa_result_kind(st->exact.kind, st->info.overflow, st->info.tiny), st->info.position != FP_EXACT,
+                    st->info.lsb, st->info.guard, st->info.sticky, st->exact.sign);
 }
 
 /* The exact path's verdict on a case whose trace is t (eval already run). */

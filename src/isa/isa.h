@@ -236,6 +236,11 @@ const char *isa_param_value_text(isa_param_id p, int32_t v, char *buf, unsigned 
 /* Parse "name=value,..." into ctrl or param; returns NULL or an error message (static buffer). */
 const char *isa_parse_controls(isa_instance *in, const char *text);
 const char *isa_parse_params(isa_instance *in, const char *text);
+/* op's default instance with controls and parameters from text (NULL or
+ * "none": the defaults), as --ctrl / --param and the corpus files give them.  0, or -1 with "NAME: what is wrong" in err, NAME being
+ * names[0] for the controls and names[1] for the parameters ("--ctrl", say). */
+int isa_instance_from_text(const isa_op *op, const char *ctrl, const char *param, const char *const names[2],
+                           isa_instance *out, char *err, size_t errn);
 const char *isa_instance_check(const isa_instance *in);
 /* "abs=1,clamp=1,k=0x3f800000"; "none" when all zero. */
 char *isa_controls_text(const isa_instance *in, char *buf, unsigned n);

@@ -179,9 +179,8 @@ static void final_step(isa_verdict *v, xval exact, const rounding *r, bool inter
 {
     if (!v)
         return;
-    unsigned kind = exact.kind == FPK_NAN ? 5 : exact.kind == FPK_INF ? 4 : exact.kind == FPK_ZERO ? 0
-                    : r->overflow ? 3 : r->tiny ? 1 : 2;
-    unsigned cell = isa_cell(kind, r->inexact, r->lsb, r->guard, r->sticky, exact.sign);
+    unsigned cell = isa_cell(isa_result_kind(exact.kind, r->overflow, r->tiny), r->inexact, r->lsb, r->guard, r->sticky,
+                             exact.sign);
     v->cells[cell / 64] |= 1ull << (cell % 64);
     uint32_t step = (r->tie ? 1u << GEN_TIE : 0) | (r->near ? 1u << GEN_NEAR_TIE : 0) |
                     (r->tiny && exact.kind == FPK_FINITE ? 1u << GEN_SUBNORMAL : 0) |

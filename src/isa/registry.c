@@ -9,34 +9,34 @@
 #include "rdna2.h"
 
 const isa_control_desc isa_controls[CTRL_COUNT] = {
-    [CTRL_ABS] = {"abs", "per-source absolute value (VOP3), bit i for source i"},
-    [CTRL_NEG] = {"neg", "per-source negation (VOP3), applied after abs"},
-    [CTRL_CLAMP] = {"clamp", "clamp the result to [0, 1]; NaN and -0 give +0"},
-    [CTRL_OMOD] = {"omod", "output modifier: 0 none, 1 x2, 2 x4, 3 x0.5 (see param omod)"},
-    [CTRL_OP_SEL] = {"op_sel", "half select per source (bit 3: destination half)"},
-    [CTRL_OP_SEL_HI] = {"op_sel_hi", "VOP3P: high-lane half select; for MIX, 1 = source is a half"},
-    [CTRL_NEG_LO] = {"neg_lo", "VOP3P: negate low-lane inputs; for MIX, negate"},
-    [CTRL_NEG_HI] = {"neg_hi", "VOP3P: negate high-lane inputs; for MIX, absolute value"},
-    [CTRL_K] = {"k", "32-bit literal constant of the encoding (a specialization constant)", true},
-    [CTRL_SASIGN] = {"sasign", "XMAD: 1 = .S16 for A (sign-extend the selected half), 0 = .U16"},
-    [CTRL_SBSIGN] = {"sbsign", "XMAD: 1 = .S16 for B, 0 = .U16"},
-    [CTRL_PSL] = {"psl", "XMAD .PSL: the product shifted left by 16"},
-    [CTRL_COP] = {"cop", "XMAD c operand: 0 C32, 1 CLO, 2 CHI, 3 CBCC, 4 CSFU"},
-    [CTRL_MRG] = {"mrg", "XMAD .MRG: result high half = Sb[15:0]"},
-    [CTRL_X] = {"x", ".X: add the carries from the CC input word"},
-    [CTRL_CC] = {"cc", ".CC: write the condition codes"},
-    [CTRL_A_H1] = {"a_h1", "XMAD: A reads its high half (.H1)"},
-    [CTRL_B_H1] = {"b_h1", "XMAD: B reads its high half (.H1)"},
-    [CTRL_SB_KIND] = {"sb_kind", "XMAD Sb: 0 register, 1 IMM16 (literal imm), 2 constant bank; IADD3: 0 register, 1 IMM20, 2 constant bank"},
-    [CTRL_SC_KIND] = {"sc_kind", "XMAD Sc: 0 register, 1 constant bank"},
-    [CTRL_IMM] = {"imm", "the immediate of the encoding (16 bits for XMAD, 20 for IADD3, multiplier for imul_imm16)", true},
-    [CTRL_SHIFT] = {"shift", "IADD3: 0 .NS, 1 .RS (first sum shifted right 16, 33 bits kept), 2 .LS"},
-    [CTRL_NEGA] = {"nega", "IADD3: -Ra (ones' complement plus a carry)"},
-    [CTRL_NEGB] = {"negb", "IADD3: -Sb"},
-    [CTRL_NEGC] = {"negc", "IADD3: -Rc"},
-    [CTRL_A_PART] = {"a_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Ra"},
-    [CTRL_B_PART] = {"b_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Sb"},
-    [CTRL_C_PART] = {"c_part", "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Rc"},
+    [CTRL_ABS] = {.name = "abs", .meaning = "per-source absolute value (VOP3), bit i for source i"},
+    [CTRL_NEG] = {.name = "neg", .meaning = "per-source negation (VOP3), applied after abs"},
+    [CTRL_CLAMP] = {.name = "clamp", .meaning = "clamp the result to [0, 1]; NaN and -0 give +0"},
+    [CTRL_OMOD] = {.name = "omod", .meaning = "output modifier: 0 none, 1 x2, 2 x4, 3 x0.5 (see param omod)"},
+    [CTRL_OP_SEL] = {.name = "op_sel", .meaning = "half select per source (bit 3: destination half)"},
+    [CTRL_OP_SEL_HI] = {.name = "op_sel_hi", .meaning = "VOP3P: high-lane half select; for MIX, 1 = source is a half"},
+    [CTRL_NEG_LO] = {.name = "neg_lo", .meaning = "VOP3P: negate low-lane inputs; for MIX, negate"},
+    [CTRL_NEG_HI] = {.name = "neg_hi", .meaning = "VOP3P: negate high-lane inputs; for MIX, absolute value"},
+    [CTRL_K] = {.name = "k", .meaning = "32-bit literal constant of the encoding (a specialization constant)", .value = true},
+    [CTRL_SASIGN] = {.name = "sasign", .meaning = "XMAD: 1 = .S16 for A (sign-extend the selected half), 0 = .U16"},
+    [CTRL_SBSIGN] = {.name = "sbsign", .meaning = "XMAD: 1 = .S16 for B, 0 = .U16"},
+    [CTRL_PSL] = {.name = "psl", .meaning = "XMAD .PSL: the product shifted left by 16"},
+    [CTRL_COP] = {.name = "cop", .meaning = "XMAD c operand: 0 C32, 1 CLO, 2 CHI, 3 CBCC, 4 CSFU"},
+    [CTRL_MRG] = {.name = "mrg", .meaning = "XMAD .MRG: result high half = Sb[15:0]"},
+    [CTRL_X] = {.name = "x", .meaning = ".X: add the carries from the CC input word"},
+    [CTRL_CC] = {.name = "cc", .meaning = ".CC: write the condition codes"},
+    [CTRL_A_H1] = {.name = "a_h1", .meaning = "XMAD: A reads its high half (.H1)"},
+    [CTRL_B_H1] = {.name = "b_h1", .meaning = "XMAD: B reads its high half (.H1)"},
+    [CTRL_SB_KIND] = {.name = "sb_kind", .meaning = "XMAD Sb: 0 register, 1 IMM16 (literal imm), 2 constant bank; IADD3: 0 register, 1 IMM20, 2 constant bank"},
+    [CTRL_SC_KIND] = {.name = "sc_kind", .meaning = "XMAD Sc: 0 register, 1 constant bank"},
+    [CTRL_IMM] = {.name = "imm", .meaning = "the immediate of the encoding (16 bits for XMAD, 20 for IADD3, multiplier for imul_imm16)", .value = true},
+    [CTRL_SHIFT] = {.name = "shift", .meaning = "IADD3: 0 .NS, 1 .RS (first sum shifted right 16, 33 bits kept), 2 .LS"},
+    [CTRL_NEGA] = {.name = "nega", .meaning = "IADD3: -Ra (ones' complement plus a carry)"},
+    [CTRL_NEGB] = {.name = "negb", .meaning = "IADD3: -Sb"},
+    [CTRL_NEGC] = {.name = "negc", .meaning = "IADD3: -Rc"},
+    [CTRL_A_PART] = {.name = "a_part", .meaning = "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Ra"},
+    [CTRL_B_PART] = {.name = "b_part", .meaning = "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Sb"},
+    [CTRL_C_PART] = {.name = "c_part", .meaning = "IADD3 (register form): 0 full, 1 .H0, 2 .H1 of Rc"},
 };
 
 const isa_param_desc isa_params[PARAM_COUNT] = {
@@ -413,4 +413,19 @@ void isa_trace_step(isa_trace *t, const char *label, const fp_format *f, fp_roun
         return;
     t->step[t->n_steps++] = (isa_step){.label = label, .format = f, .mode = mode, .exact = exact, .info = *info,
                                        .result = result, .final = final};
+}
+
+int isa_instance_from_text(const isa_op *op, const char *ctrl, const char *param, const char *const names[2],
+                           isa_instance *out, char *err, size_t errn)
+{
+    isa_instance_default(out, op);
+    const char *e = ctrl ? isa_parse_controls(out, ctrl) : NULL;
+    int which = 0;
+    if (!e && param) {
+        e = isa_parse_params(out, param);
+        which = 1;
+    }
+    if (e)
+        snprintf(err, errn, "%s: %s", names[which], e);
+    return e ? -1 : 0;
 }
