@@ -418,7 +418,7 @@ static int run(const eng_options *o, const eng_worker_io *w)
     catch_interrupts(old_handlers);
     if (!o->quiet)
         fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(dev)->name,
-                vkd_device_info(dev)->driver_name, o->shader_path ? "user shader" : isa_lowering_name(o->lowering),
+                vkd_device_info(dev)->driver_name, eng_lowering_label(o),
                 (unsigned long long)o->seed);
     int status = EXIT_AGREE;
     double t0 = eng_now();

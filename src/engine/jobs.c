@@ -464,7 +464,7 @@ static int merge_workers(job_run *j, int status)
 {
     const eng_options *o = j->o;
     merged_run m = {.ops = calloc(j->n, sizeof *m.ops), .interrupted = parent_interrupted != 0};
-    m.target = (eng_target){o->shader_path ? "user-shader" : isa_lowering_name(o->lowering), m.dev.name, m.driver};
+    m.target = (eng_target){eng_lowering_label(o), m.dev.name, m.driver};
     for (unsigned i = 0; i < j->n; i++)
         m.ops[i].op = j->ops[i];
     for (unsigned k = 0; k < j->started; k++)
@@ -539,7 +539,7 @@ int eng_run_jobs(const eng_options *o)
     }
     if (!o->quiet)
         fprintf(stderr, "tiefuzz: %u worker processes, lowering %s, seed %llu\n", o->jobs,
-                o->shader_path ? "user shader" : isa_lowering_name(o->lowering), (unsigned long long)o->seed);
+                eng_lowering_label(o), (unsigned long long)o->seed);
     /* Caught before the first fork, so no signal can end this process with workers running. */
     struct sigaction sa = {.sa_handler = on_parent_sigint}, old_int, old_term;
     sigaction(SIGINT, &sa, &old_int);

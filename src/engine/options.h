@@ -62,6 +62,13 @@ const char *eng_default_known_dir(void);
  * written into buf (returned). */
 const char *eng_default_corpus_dir(const char *sub, char *buf, size_t n);
 
+/* The lowering a run's findings and reports name: "user-shader" for a
+ * module the user gives (--shader, --translator), else the built-in one's. */
+static inline const char *eng_lowering_label(const eng_options *o)
+{
+    return o->shader_path || o->translator ? "user-shader" : isa_lowering_name(o->lowering);
+}
+
 /* Seconds on the monotonic clock. */
 double eng_now(void);
 void eng_options_default(eng_options *o);

@@ -146,7 +146,7 @@ static void write_json(FILE *f, void *ctx)
     json_uint(&j, "driver_version", c->dev->driver_version);
     json_string(&j, "api_version", vkd_version_text(c->dev->api_version, ver, sizeof ver));
     json_end_object(&j);
-    json_string(&j, "lowering", c->o->shader_path ? "user-shader" : isa_lowering_name(c->o->lowering));
+    json_string(&j, "lowering", eng_lowering_label(c->o));
     json_uint(&j, "seed", c->o->seed);
     json_uint(&j, "jobs", c->o->jobs > 1 ? c->o->jobs : 1);
     char shard[32];
