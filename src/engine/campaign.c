@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "campaign.h"
 #include "compare.h"
+#include "cover.h"
 #include "explain.h"
 #include "exec.h"
 #include "findings.h"
@@ -257,8 +258,27 @@ static int audit_failed(eng_op_report *r, const char *why)
     return EXIT_INTERNAL;
 }
 
-static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
-                  double deadline, slot slots[2], uint8_t *bad)
+/* The instance of the cases from `next` on, and where they end: a row of
+ * the covering schedule for the first cases, else the block's. */
+static uint64_t batch_instance(const run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov,
+                               bool fixed_ctrl, bool fixed_k, uint64_t next, isa_instance *in)
+{
+    const eng_options *o = s->o;
+    int row = eng_cover_row(cov, next);
+    uint64_t block = next / ENG_BLOCK;
+    eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, row >= 0 ? 0 : block, s->classes, s->n_classes, in);
+    if (row < 0)
+        return (block + 1) * ENG_BLOCK;
+    const isa_literal *lit = tmpl->op->literal;
+    for (int c = 0; c < CTRL_COUNT; c++)
+        if (!lit || c != (int)lit->ctrl)  /* K as block 0 draws it */
+            in->ctrl[c] = cov->ctrl[row][c];
+    r->cover_rows[row / 64] |= 1ull << (row % 64);
+    return (uint64_t)(row + 1) * cov->segment;
+}
+
+static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
+                  bool fixed_k, double deadline, slot slots[2], uint8_t *bad)
 {
     const eng_options *o = s->o;
     bool time_bound = o->cases == 0;
@@ -274,9 +294,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
         next = eng_next_owned(o, next);
         bool more = next < total && !interrupted && !(time_bound && eng_now() >= deadline);
         if (more) {
-            uint64_t block = next / ENG_BLOCK;
-            uint64_t end = (block + 1) * ENG_BLOCK;
-            if (o->n_jobs > 1)   /* a job owns single chunks of the block */
+            uint64_t end = batch_instance(s, r, tmpl, cov, fixed_ctrl, fixed_k, next, &sl->in);
+            if (o->n_jobs > 1 && end > (next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
                 end = (next / ENG_CHUNK + 1) * ENG_CHUNK;
             if (end > total)
                 end = total;
@@ -286,7 +305,6 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, bool
                 room = o->batch;
             if (count > room)
                 count = room;
-            eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, block, s->classes, s->n_classes, &sl->in);
             const char *declared = "";
             vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
             if (!pipe) {
@@ -453,7 +471,14 @@ static int run(const eng_options *o, const eng_worker_io *w)
         double deadline = eng_now() + (s.end - eng_now()) / (double)(usable > done ? usable - done : 1);
         if (s.progress)
             atomic_store_explicit(&s.progress->op, (unsigned)i, memory_order_relaxed);
-        int rc = run_op(&s, r, &tmpl[i], fixed_ctrl, fixed_k, deadline, slots, bad_flags);
+        /* Controls fixed (--ctrl, --shader): no schedule. */
+        eng_cover cov = {0};
+        if (!fixed_ctrl)
+            eng_cover_make(&tmpl[i], o->seed, &cov);
+        int rc = run_op(&s, r, &tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, slots, bad_flags);
+        r->pairs_legal = cov.legal;
+        r->pairs_reached = eng_cover_reached(&cov, r->cover_rows);
+        eng_cover_free(&cov);
         s.cases_before += r->cases;
         s.disagreements_before += r->disagreements;
         done++;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cover.h"
 #include "explain.h"
 #include "jobs.h"
 #include "worker_report.h"
@@ -41,6 +42,8 @@ static void merge_op(eng_op_report *into, const eng_op_report *from)
     if (!into->skipped[0])
         memcpy(into->skipped, from->skipped, sizeof into->skipped);
     into->stopped = into->stopped || from->stopped;
+    for (int i = 0; i < 8; i++)
+        into->cover_rows[i] |= from->cover_rows[i];
     if (from->n_kept) {
         into->kept = realloc(into->kept, (size_t)(into->n_kept + from->n_kept) * sizeof *into->kept);
         memcpy(into->kept + into->n_kept, from->kept, (size_t)from->n_kept * sizeof *from->kept);
@@ -459,6 +462,25 @@ static int absorb_worker(job_run *j, unsigned k, merged_run *m, int status)
     return status;
 }
 
+/* The control pairs of the schedule rows any worker ran (the workers ran
+ * disjoint parts of one deterministic schedule). */
+static void count_pairs(const eng_options *o, eng_op_report *ops, unsigned n)
+{
+    const isa_op *sel[ENG_MAX_OPS];
+    isa_instance *tmpl;
+    unsigned usable;
+    if (o->ctrl_text || o->shader_path || eng_prepare(o, sel, &tmpl, &usable) != (int)n)
+        return;  /* controls fixed: no schedule */
+    for (unsigned i = 0; i < n; i++) {
+        eng_cover cov;
+        eng_cover_make(&tmpl[i], o->seed, &cov);
+        ops[i].pairs_legal = cov.legal;
+        ops[i].pairs_reached = eng_cover_reached(&cov, ops[i].cover_rows);
+        eng_cover_free(&cov);
+    }
+    free(tmpl);
+}
+
 /* Merge what the workers measured and conclude as one process would. */
 static int merge_workers(job_run *j, int status)
 {
@@ -469,6 +491,7 @@ static int merge_workers(job_run *j, int status)
         m.ops[i].op = j->ops[i];
     for (unsigned k = 0; k < j->started; k++)
         status = absorb_worker(j, k, &m, status);
+    count_pairs(o, m.ops, j->n);
     if (m.findings) {
         char err[4096];
         eng_findings_sort(m.findings);

@@ -93,8 +93,11 @@ void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *repo
         fprintf(f, "%-24s %12llu %13llu %11.0f %6u\n", r->op->name, (unsigned long long)r->cases,
                 (unsigned long long)r->disagreements, r->seconds > 0 ? (double)r->cases / r->seconds : 0.0,
                 eng_stats_cells(&r->stats));
-        char rates[600];
+        char rates[700];
         class_rates(o, r, rates, sizeof rates);
+        size_t k = strlen(rates);
+        if (r->pairs_legal)  /* the covering schedule's control-value pairs (engine/cover.h) */
+            snprintf(rates + k, sizeof rates - k, "  control pairs %u/%u", r->pairs_reached, r->pairs_legal);
         print_wrapped(f, rates, 4, 92);
         if (r->skipped[0])
             fprintf(f, "    stopped: %s\n", r->skipped);
@@ -189,6 +192,10 @@ static void write_json(FILE *f, void *ctx)
         json_end_object(&j);
         json_uint(&j, "tie_exponents", eng_stats_tie_exponents(&r->stats));
         json_uint(&j, "rounding_cells", eng_stats_cells(&r->stats));
+        json_object(&j, "control_pairs");
+        json_uint(&j, "reached", r->pairs_reached);
+        json_uint(&j, "legal", r->pairs_legal);
+        json_end_object(&j);
         json_array(&j, "disagreements_kept");
         for (unsigned k = 0; k < r->n_kept; k++) {
             const eng_kept_case *fd = &r->kept[k];

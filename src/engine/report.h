@@ -39,6 +39,8 @@ typedef struct {
     bool stopped;          /* by the device (a batch timed out, a lost device), not skipped */
     bool not_run;          /* it should have run and ran no case (skipped says why) */
     bool shard_empty;      /* --shard: this shard owns none of the --cases */
+    uint64_t cover_rows[8];  /* the covering schedule's rows that ran (engine/cover.h; 512 at most) */
+    unsigned pairs_reached, pairs_legal;  /* control-value pairs those rows reach, of the legal ones */
     eng_kept_case *kept;   /* the first n_kept disagreements, by case index */
     unsigned n_kept;
 } eng_op_report;
