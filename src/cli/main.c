@@ -21,6 +21,7 @@ static const char usage[] =
     "  replay [PATH...] [opts]      run regression tuple files on the host and a device\n"
     "  fit OP --param ... --results FILE   which model parameters reproduce measured tiles\n"
     "  selftest [OP-GLOB...] [opts]  the host's fast paths against the exact model (no device)\n"
+    "  characterize [opts]          the device's arithmetic profile from directed probes\n"
     "\n"
     "'tiefuzz COMMAND --help' shows a command's options; the README has the details.\n"
     "Exit status: 0 agree, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
     } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
                     {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader},
                     {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"merge", cmd_merge}, {"replay", cmd_replay},
-                    {"fit", cmd_fit}, {"selftest", cmd_selftest}};
+                    {"fit", cmd_fit}, {"selftest", cmd_selftest}, {"characterize", cmd_characterize}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             rc = commands[i].fn(argc - 1, argv + 1);

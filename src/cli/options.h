@@ -65,6 +65,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
+int cmd_characterize(int argc, char **argv);
 /* Resolve OP and apply --ctrl / --param texts (either may be NULL).
  * Returns 0, or prints why and returns EXIT_USAGE. */
 int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const char *param, isa_instance *out);
