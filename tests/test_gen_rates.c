@@ -7,6 +7,7 @@
 #include "engine/campaign.h"
 #include "isa/classify.h"
 #include "isa/maxwell.h"
+#include "isa/mma.h"
 #include "isa/rdna2.h"
 
 
@@ -137,6 +138,7 @@ int main(void)
         isa_instance_default(&tmpl, op);
         unsigned verified[GEN_CLASS_COUNT] = {0}, ties[GEN_CLASS_COUNT] = {0}, carries[GEN_CLASS_COUNT] = {0};
         unsigned at_result[GEN_CLASS_COUNT] = {0};  /* verified at the rounding that writes the result */
+        unsigned sens[GEN_CLASS_COUNT][4] = {{0}};  /* tiles: some element changes with e_zero or F one off */
         uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
         isa_verdict t;
         for (unsigned i = 0; i < per_class * nm; i++) {
@@ -149,11 +151,36 @@ int main(void)
             CHECK((t.at_result & ~m) == 0, "%s: a class at the result that the case does not have", op->name);
             ties[c] += (m >> GEN_TIE) & 1;
             carries[c] += (m >> GEN_CARRY) & 1;
+            if (tile && (c == GEN_E_ZERO || c == GEN_TRUNCATION || c == GEN_RANDOM)) {
+                const mma_row *row = mma_row_of(op);
+                unsigned s = 0;
+                for (unsigned e = 0; e < row->m * row->n && s != 15; e++)
+                    s |= mma_sensitivity(&in, w, e / row->n, e % row->n);
+                for (int b = 0; b < 4; b++)
+                    sens[c][b] += (s >> b) & 1;
+            }
         }
         printf("%-24s", op->name);
         for (unsigned k = 0; k < nm; k++)
             printf(" %s %.1f%%", gen_class_name(mine[k]), 100.0 * verified[mine[k]] / per_class);
         if (tile) {
+            /* Issue 12, item 3: the e-zero and truncation variants aimed at output ties (or, rounding
+             * toward zero, output grid points) with a product at the bit e_zero or F decides,
+             * counted by the model: some element's result changes when e_zero (F) is one lower or
+             * one higher.  e_zero is out of reach where every product lies above it: f32 outputs
+             * from f16 or fp8 inputs (products at least 2^-48 against e_zero_f32 -131 to -133). */
+            const mma_row *row = mma_row_of(op);
+            bool ez_reach = row->d == MMA_F16 || row->ab == MMA_BF16 || row->ab == MMA_TF32;
+            static const char *dir[4] = {"e_zero-1", "e_zero+1", "F-1", "F+1"};
+            printf("\n%24s", "");
+            for (int b = 0; b < 4; b++) {
+                gen_class c = b < 2 ? GEN_E_ZERO : GEN_TRUNCATION;
+                printf(" %s: %s %.1f%% (random %.1f%%)", dir[b], gen_class_name(c), 100.0 * sens[c][b] / per_class,
+                       100.0 * sens[GEN_RANDOM][b] / per_class);
+                if (b >= 2 || ez_reach)
+                    CHECK((double)sens[c][b] / per_class >= 0.3, "%s: %s tiles that %s changes: %.3f", op->name,
+                          gen_class_name(c), dir[b], (double)sens[c][b] / per_class);
+            }
             printf("\n");
             CHECK((double)verified[GEN_SPECIAL] / per_class >= 0.9, "%s: special rate", op->name);
             CHECK((double)verified[GEN_SUBNORMAL] / per_class >= 0.8, "%s: subnormal rate", op->name);

@@ -48,6 +48,15 @@ void mma_inspect(const isa_instance *in, const uint32_t *words, unsigned i, unsi
 uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                         mma_type c_type, uint32_t c, mma_type d_type, mma_step_info *info);
 
+/* The e_zero a step with output type d uses (e_zero_key decides which). */
+int mma_e_zero(const isa_instance *in, mma_type d);
+/* Whether output element (i, j) changes when e_zero (whichever the key
+ * selects) or F is one lower or one higher: the model's own evidence that a
+ * tile reaches the bit e_zero or F decides (the e-zero and truncation
+ * variants aimed at output ties; test gen-rates). */
+enum { MMA_SENS_EZ_DOWN = 1, MMA_SENS_EZ_UP = 2, MMA_SENS_F_DOWN = 4, MMA_SENS_F_UP = 8 };
+unsigned mma_sensitivity(const isa_instance *in, const uint32_t *w, unsigned i, unsigned j);
+
 /* Tiles aimed at a class (mma_construct.c), and the classes a tile verifiably reaches. */
 bool mma_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 uint32_t mma_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);

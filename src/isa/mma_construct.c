@@ -100,6 +100,156 @@ static bool design(const mma_row *row, uint32_t *w, const uint32_t *a, const uin
     return true;
 }
 
+/* Bits of (-1)^sign * sig * 2^ex in t (sig >= 1), or UINT32_MAX where t cannot hold it exactly. */
+static uint32_t value_bits(mma_type t, bool sign, uint32_t sig, int ex)
+{
+    unsigned len = 0;
+    while (len < 32 && sig >> len)
+        len++;
+    unsigned fb = ab_fmt_of(t).fb;
+    if (!sig || len - 1 > fb)
+        return UINT32_MAX;
+    return encode(t, sign, ex + (int)len - 1, (sig - (1u << (len - 1))) << (fb - (len - 1)));
+}
+
+/* An element's exponent as the model aligns it: the field's, the minimum for a subnormal. */
+static int nominal_exp(mma_type t, uint32_t bits)
+{
+    ab_fmt f = ab_fmt_of(t);
+    uint32_t ex = (bits >> f.fb) & ((1u << f.eb) - 1);
+    return ex ? (int)ex - f.bias : mma_format(t)->emin;
+}
+
+static int pick(gen_rng *r, int lo, int hi) { return lo > hi ? lo : gen_range(r, lo, hi); }
+
+/* A product a * b equal to (-1)^sign * sig * 2^ex of one operand kind, drawn:
+ * normal x normal, normal x subnormal, subnormal x normal or subnormal x subnormal
+ * (the next kind where one cannot hold it).  b is a power of two. */
+static bool product_of(mma_type t, gen_rng *r, bool sign, uint32_t sig, int ex, uint32_t *a, uint32_t *b)
+{
+    const fp_format *f = mma_format(t);
+    int p = (int)f->precision, emin = f->emin, emax = f->emax, len = 0;
+    while (len < 32 && sig >> len)
+        len++;
+    int top = ex + len - 1;  /* the value's exponent: a's is top - s for b = 2^s */
+    int first = (int)gen_below(r, 4);
+    for (int step = 0; step < 4; step++) {
+        int kind = (first + step) % 4;
+        bool a_sub = kind & 1, b_sub = kind & 2;
+        int blo = b_sub ? emin - (p - 1) : emin, bhi = b_sub ? emin - 1 : emax;
+        int alo = a_sub ? emin - (p - 1) : emin, ahi = a_sub ? emin - 1 : emax;
+        int lo = top - ahi > blo ? top - ahi : blo, hi = top - alo < bhi ? top - alo : bhi;
+        if (lo > hi)
+            continue;
+        for (int tries = 0; tries < 4; tries++) {
+            int sh = pick(r, lo, hi);
+            uint32_t x = value_bits(t, sign, sig, ex - sh), y = value_bits(t, false, 1, sh);
+            if (x != UINT32_MAX && y != UINT32_MAX) {
+                *a = x, *b = y;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Issue 12, item 3: element (0,0)'s truncated sum on an output tie (RNE-FP16) or
+ * on an output grid point (the rounding toward zero outputs), plus one product
+ * 2^k at the bit that e_zero (want_ez) or F decides: 2^(E_max - F + j), j of
+ * -2..1 (mostly the last kept bit, j = 0, and the first dropped one, j = -1),
+ * its sign the one that moves the rounded result.  For e_zero the sum stays
+ * below e_zero - 2 so that e_zero sets E_max; for F its level is drawn over
+ * normal and subnormal outputs.  Every product's operand kind is drawn.  Kept
+ * only when the model says the element changes with e_zero (F) one off. */
+static bool construct_grid_bit(const isa_instance *in, bool want_ez, gen_rng *r, uint32_t *w)
+{
+    const mma_row *row = mma_row_of(in->op);
+    const fp_format *fa = mma_format(row->ab);
+    int rho = in->param[PARAM_RHO], F = in->param[PARAM_F], Z = mma_e_zero(in, row->d);
+    const fp_format *fo = rho == RHO_RNE_FP16 ? &fp_f16 : rho == RHO_RZ_E8M13 ? &fp_e8m13 : &fp_f32;
+    bool ties = rho == RHO_RNE_FP16;
+    int p_out = (int)fo->precision, p_ab = (int)fa->precision;
+    int u_min = fo->emin - (p_out - 1);                   /* the output's smallest unit */
+    int prod_min = 2 * (fa->emin - (p_ab - 1));          /* the smallest product */
+    unsigned l = row->k < (unsigned)in->param[PARAM_L_MAX] ? row->k : (unsigned)in->param[PARAM_L_MAX];
+    if (l < 3)
+        return false;
+    int hi, lo = u_min > prod_min + p_ab ? u_min : prod_min + p_ab;
+    if (want_ez) {
+        hi = Z - 3;
+        if (Z - F - 2 < prod_min)
+            return false;  /* every product lies above e_zero: it never sets E_max */
+    } else {
+        hi = 3;
+        if (lo < prod_min + F + 3)
+            lo = prod_min + F + 3;
+        if (gen_below(r, 3) == 0 && fo->emin - 1 >= lo)
+            hi = fo->emin - 1;  /* a subnormal output level */
+        else if (fo->emin > lo)
+            lo = fo->emin < hi - 6 ? fo->emin : hi - 6;
+    }
+    if (lo > hi)
+        return false;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int eo = gen_range(r, lo, hi);
+        int u = (eo > fo->emin ? eo : fo->emin) - (p_out - 1);  /* the output unit at this level */
+        bool sx = gen_coin(r);
+        uint32_t a[3], b[3];
+        unsigned n = 0;
+        /* x on the output grid: at most p_ab bits, the lowest at or above u */
+        int maxlen = eo - u + 1 < p_ab ? eo - u + 1 : p_ab;
+        int len = gen_range(r, 1, maxlen);
+        uint32_t sig = 1u << (len - 1) | ((uint32_t)gen_next(r) & ((1u << (len - 1)) - 1));
+        int xe = eo - len + 1;
+        bool with_x = !ties || gen_below(r, 4);  /* a tie may be between 0 and the smallest unit */
+        if (with_x && !product_of(row->ab, r, sx, sig, xe, &a[n], &b[n]))
+            continue;
+        n += with_x;
+        bool up = true;  /* which way the grid bit has to push the sum (in x's sign) */
+        if (ties) {
+            int tu = with_x ? u : u_min;
+            if (!product_of(row->ab, r, sx, 1, tu - 1, &a[n], &b[n]))
+                continue;
+            n++;
+            /* the tie goes to the even neighbour: the grid bit must push toward the odd one */
+            bool low_odd = with_x && xe == tu && (sig & 1);
+            up = !low_odd;
+        } else {
+            up = false;  /* toward zero: only a term of the other sign moves the result */
+        }
+        int e_max = Z;
+        for (unsigned q = 0; q < n; q++) {
+            int e = nominal_exp(row->ab, a[q]) + nominal_exp(row->ab, b[q]);
+            e_max = e > e_max ? e : e_max;
+        }
+        if (want_ez && e_max != Z)
+            continue;
+        int j = gen_below(r, 4) ? -(int)gen_below(r, 2) : (gen_coin(r) ? 1 : -2);
+        if (!product_of(row->ab, r, up ? sx : !sx, 1, e_max - F + j, &a[n], &b[n]))
+            continue;
+        n++;
+        /* the three products at distinct places among the first chunk's l */
+        uint32_t pa[64] = {0}, pb[64] = {0};
+        unsigned slot[3];
+        for (unsigned q = 0; q < n; q++) {
+            bool clash;
+            do {
+                slot[q] = gen_below(r, l);
+                clash = false;
+                for (unsigned o = 0; o < q; o++)
+                    clash |= slot[o] == slot[q];
+            } while (clash);
+            pa[slot[q]] = a[q], pb[slot[q]] = b[q];
+        }
+        if (!design(row, w, pa, pb, l))
+            continue;
+        unsigned s = mma_sensitivity(in, w, 0, 0);
+        if (s & (want_ez ? MMA_SENS_EZ_DOWN | MMA_SENS_EZ_UP : MMA_SENS_F_DOWN | MMA_SENS_F_UP))
+            return true;
+    }
+    return false;
+}
+
 static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
     const mma_row *row = mma_row_of(in->op);
@@ -152,6 +302,7 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
         fill_part(A, row->ab, na, r, zero_or_bottom);
         fill_part(B, row->ab, nb, r, zero_or_bottom);
         memset(C, 0, mma_words(row->c, nc) * 4);
+        construct_grid_bit(in, true, r, w);  /* element (0,0): a tie and the bit e_zero decides */
         return true;
     case GEN_SUBNORMAL:
         fill_part(A, row->ab, na, r, bottom_element);
@@ -164,9 +315,12 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
         fill_part(B, row->ab, nb, r, special_element);
         fill_part(C, row->c, nc, r, special_element);
         return true;
+    case GEN_TRUNCATION:
+        if (construct_grid_bit(in, false, r, w))
+            return true;
+        return construct_aimed(in, c, r, w);
     case GEN_TIE:
     case GEN_NEAR_TIE:
-    case GEN_TRUNCATION:
     case GEN_CANCEL:
         return construct_aimed(in, c, r, w);
     default:

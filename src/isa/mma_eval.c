@@ -69,7 +69,7 @@ static uint32_t round_out(const isa_instance *in, bool sign, uint64_t mag, int u
     }
 }
 
-static int e_zero(const isa_instance *in, mma_type d)
+int mma_e_zero(const isa_instance *in, mma_type d)
 {
     mma_type key = in->param[PARAM_E_ZERO_KEY] ? mma_row_of(in->op)->c : d;
     return key == MMA_F16 ? in->param[PARAM_E_ZERO_F16] : in->param[PARAM_E_ZERO_F32];
@@ -84,7 +84,7 @@ uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, 
     int exps[65];
     unsigned n = 0;
     bool nan = false, pos_inf = false, neg_inf = false;
-    int ez = e_zero(in, d_type);
+    int ez = mma_e_zero(in, d_type);
     for (unsigned i = 0; i < l; i++) {
         element x = decode(ab, a[i]), y = decode(ab, b[i]);
         element p = {0};
@@ -171,6 +171,48 @@ void mma_inspect(const isa_instance *in, const uint32_t *w, unsigned i, unsigned
     mma_tfdpa_info(in, row->ab, a, b, l, row->c, mma_element(C, row->c, i * n + j), row->d, info);
 }
 
+/* Output element (i, j): the chunks of L_max products in k order, each result the next chunk's C. */
+static uint32_t element_value(const isa_instance *in, const uint32_t *w, unsigned i, unsigned j)
+{
+    const mma_row *row = mma_row_of(in->op);
+    unsigned m = row->m, n = row->n, k = row->k;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, m * k), *C = B + mma_words(row->ab, k * n);
+    unsigned lmax = (unsigned)in->param[PARAM_L_MAX];
+    if (!lmax || lmax > 64)
+        lmax = 64;
+    uint32_t acc = mma_element(C, row->c, i * n + j);
+    mma_type acc_type = row->c;
+    for (unsigned k0 = 0; k0 < k; k0 += lmax) {
+        uint32_t a[64], b[64];
+        unsigned l = k - k0 < lmax ? k - k0 : lmax;
+        for (unsigned q = 0; q < l; q++) {
+            a[q] = mma_element(A, row->ab, i * k + k0 + q);
+            b[q] = mma_element(B, row->ab, j * k + k0 + q);
+        }
+        acc = mma_tfdpa(in, row->ab, a, b, l, acc_type, acc, row->d);
+        acc_type = row->d;  /* the next chunk's C is this result, in the output format */
+    }
+    return acc;
+}
+
+unsigned mma_sensitivity(const isa_instance *in, const uint32_t *w, unsigned i, unsigned j)
+{
+    static const struct { int param, delta; unsigned bit; } shifts[] = {
+        {PARAM_E_ZERO_F16, -1, MMA_SENS_EZ_DOWN}, {PARAM_E_ZERO_F16, 1, MMA_SENS_EZ_UP},
+        {PARAM_F, -1, MMA_SENS_F_DOWN}, {PARAM_F, 1, MMA_SENS_F_UP}};
+    uint32_t base = element_value(in, w, i, j);
+    unsigned s = 0;
+    for (unsigned q = 0; q < sizeof shifts / sizeof shifts[0]; q++) {
+        isa_instance other = *in;
+        other.param[shifts[q].param] += shifts[q].delta;
+        if (shifts[q].param == PARAM_E_ZERO_F16)  /* whichever e_zero the key selects */
+            other.param[PARAM_E_ZERO_F32] += shifts[q].delta;
+        if (element_value(&other, w, i, j) != base)
+            s |= shifts[q].bit;
+    }
+    return s;
+}
+
 void mma_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
 {
     if (t) {
@@ -179,28 +221,12 @@ void mma_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trac
         t->note = NULL;
     }
     const mma_row *row = mma_row_of(in->op);
-    unsigned m = row->m, n = row->n, k = row->k;
-    const uint32_t *A = w, *B = w + mma_words(row->ab, m * k), *C = B + mma_words(row->ab, k * n);
-    unsigned wd = mma_words(row->d, m * n);
+    unsigned wd = mma_words(row->d, row->m * row->n);
     memset(out, 0, wd * 4);
-    unsigned lmax = (unsigned)in->param[PARAM_L_MAX];
-    if (!lmax || lmax > 64)
-        lmax = 64;
-    for (unsigned i = 0; i < m; i++)
-        for (unsigned j = 0; j < n; j++) {
-            uint32_t acc = mma_element(C, row->c, i * n + j);
-            mma_type acc_type = row->c;
-            for (unsigned k0 = 0; k0 < k; k0 += lmax) {
-                uint32_t a[64], b[64];
-                unsigned l = k - k0 < lmax ? k - k0 : lmax;
-                for (unsigned q = 0; q < l; q++) {
-                    a[q] = mma_element(A, row->ab, i * k + k0 + q);
-                    b[q] = mma_element(B, row->ab, j * k + k0 + q);
-                }
-                acc = mma_tfdpa(in, row->ab, a, b, l, acc_type, acc, row->d);
-                acc_type = row->d;  /* the next chunk's C is this result, in the output format */
-            }
-            unsigned idx = i * n + j, per = mma_per_word(row->d);
+    for (unsigned i = 0; i < row->m; i++)
+        for (unsigned j = 0; j < row->n; j++) {
+            uint32_t acc = element_value(in, w, i, j);
+            unsigned idx = i * row->n + j, per = mma_per_word(row->d);
             if (per == 1)
                 out[idx] = acc;
             else
