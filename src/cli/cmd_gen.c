@@ -56,7 +56,7 @@ int cmd_gen(int argc, char **argv)
     isa_instance tmpl, in;
     if (cli_instance("gen", op_name, ctrl, param, &tmpl))
         return EXIT_USAGE;
-    bool fixed_k = ctrl && strstr(ctrl, "k=");
+    bool fixed_k = isa_literal_named(tmpl.op, ctrl);  /* K given: keep it */
     gen_class wanted[64];
     unsigned n_wanted = o.n_classes;
     memcpy(wanted, o.classes, sizeof wanted[0] * n_wanted);

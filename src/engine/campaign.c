@@ -369,131 +369,177 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, cons
     return EXIT_AGREE;
 }
 
-static int run(const eng_options *o, const eng_worker_io *w)
-{
+/* What a run holds from set-up to teardown (NULL / 0 where not yet made). */
+typedef struct {
     const isa_op *ops[ENG_MAX_OPS];
+    int n;
+    unsigned usable;             /* ops that can run on a device */
     isa_instance *tmpl;
-    unsigned usable;
-    int n = eng_prepare(o, ops, &tmpl, &usable);
-    if (n < 0)
-        return -n;
+    vkd_device *dev;
+    io_known known;
+    const char *known_dir;
+    char driver[600];            /* the findings' target names it */
+    eng_op_report *reports;
+    slot slots[2];
+    uint8_t *bad_flags;
+} run_res;
+
+/* Everything a run needs, in order; 0, or the exit status of what failed
+ * (said on stderr).  close_run frees whatever was made either way. */
+static int open_run(const eng_options *o, run_res *res, run_state *s)
+{
     char err[4096];
-    vkd_device *dev = vkd_open(o->device, o->validation, err, sizeof err);
-    if (!dev) {
+    res->n = eng_prepare(o, res->ops, &res->tmpl, &res->usable);
+    if (res->n < 0)
+        return -res->n;
+    res->dev = vkd_open(o->device, o->validation, err, sizeof err);
+    if (!res->dev) {
         fprintf(stderr, "tiefuzz run: %s\n", err);
-        free(tmpl);
         return EXIT_NO_DEVICE;
     }
-    run_state s = {.o = o, .dev = dev, .progress = w ? w->progress : NULL};
-    {
-        size_t big_n = 1 << 16;  /* a user shader's validation report can be long */
-        char *big = malloc(big_n);
-        s.exec = big ? eng_exec_create(dev, o->lowering, o->shader_path, 65536, big, big_n) : NULL;
-        if (!s.exec) {
-            fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big ? big : "out of memory");
-            free(big);
-            vkd_close(dev);
-            free(tmpl);
-            return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
-        }
+    s->dev = res->dev;
+    size_t big_n = 1 << 16;  /* a user shader's validation report can be long */
+    char *big = malloc(big_n);
+    s->exec = big ? eng_exec_create(res->dev, o->lowering, o->shader_path, 65536, big, big_n) : NULL;
+    if (!s->exec) {
+        fprintf(stderr, "tiefuzz run: %s%s\n", o->shader_path ? "--shader " : "", big ? big : "out of memory");
         free(big);
-        if (o->translator)
-            eng_exec_set_translator(s.exec, o->translator, o->timeout_ms);
+        return o->shader_path ? EXIT_USAGE : EXIT_NO_DEVICE;
     }
-    io_known known = {0};
-    const char *known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (eng_known_load(known_dir, o->known_dir != NULL, &known, err, sizeof err)) {
+    free(big);
+    if (o->translator)
+        eng_exec_set_translator(s->exec, o->translator, o->timeout_ms);
+    res->known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
+    if (eng_known_load(res->known_dir, o->known_dir != NULL, &res->known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
-        io_known_free(&known);
-        eng_exec_destroy(s.exec);
-        vkd_close(dev);
-        free(tmpl);
         return EXIT_USAGE;
     }
-    char driver[600];
-    snprintf(driver, sizeof driver, "%s %s", vkd_device_info(dev)->driver_name, vkd_device_info(dev)->driver_info);
-    eng_target target = {eng_exec_lowering_name(s.exec), vkd_device_info(dev)->name, driver};
-    eng_findings_options fo = {o->findings_dir, &known, o->minimize, o->seed};
-    s.findings = eng_findings_create(&fo, s.exec, &target);
-    eng_findings_set_strict_nan(s.findings, o->strict_nan);
-    eng_op_report *reports = calloc((size_t)n, sizeof *reports);
+    const vkd_info *info = vkd_device_info(res->dev);
+    snprintf(res->driver, sizeof res->driver, "%s %s", info->driver_name, info->driver_info);
+    eng_target target = {eng_exec_lowering_name(s->exec), info->name, res->driver};
+    eng_findings_options fo = {o->findings_dir, &res->known, o->minimize, o->seed};
+    s->findings = eng_findings_create(&fo, s->exec, &target);
+    eng_findings_set_strict_nan(s->findings, o->strict_nan);
+    res->reports = calloc((size_t)res->n, sizeof *res->reports);
     /* Batches are sized in words: o->batch tuples of up to 8 words; ops with
      * larger tuples (tiles) get proportionally fewer a batch. */
     size_t words_in = (size_t)o->batch * 8, words_out = (size_t)o->batch * 2;
-    slot slots[2] = {{0}};
     for (int i = 0; i < 2; i++) {
-        slots[i].batch = vkr_batch_create(dev, words_in, words_out, err, sizeof err);
-        if (!slots[i].batch) {
+        res->slots[i].batch = vkr_batch_create(res->dev, words_in, words_out, err, sizeof err);
+        if (!res->slots[i].batch) {
             fprintf(stderr, "tiefuzz run: %s\n", err);
-            vkd_close(dev);
             return EXIT_NO_DEVICE;
         }
-        slots[i].words = malloc(words_in * 4);
-        slots[i].host = malloc(words_out * 4);
+        res->slots[i].words = malloc(words_in * 4);
+        res->slots[i].host = malloc(words_out * 4);
     }
-    uint8_t *bad_flags = malloc(o->batch);
-    struct sigaction old_handlers[2];
-    catch_interrupts(old_handlers);
-    if (!o->quiet)
-        fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(dev)->name,
-                vkd_device_info(dev)->driver_name, eng_lowering_label(o),
-                (unsigned long long)o->seed);
-    int status = EXIT_AGREE;
-    double t0 = eng_now();
-    s.end = t0 + o->seconds;
+    res->bad_flags = malloc(o->batch);
+    return 0;
+}
+
+static void close_run(run_res *res, run_state *s)
+{
+    free(s->audit_failure);
+    eng_findings_destroy(s->findings);
+    io_known_free(&res->known);
+    if (s->exec)
+        eng_exec_destroy(s->exec);
+    for (int i = 0; i < 2; i++) {
+        if (res->slots[i].batch)
+            vkr_batch_destroy(res->dev, res->slots[i].batch);
+        free(res->slots[i].words);
+        free(res->slots[i].host);
+    }
+    for (int i = 0; res->reports && i < res->n; i++)
+        free(res->reports[i].kept);
+    free(res->reports);
+    free(res->bad_flags);
+    free(res->tmpl);
+    if (res->dev)
+        vkd_close(res->dev);
+}
+
+/* Why op i does not run here, into r->skipped; false when it runs. */
+static bool skip_op(const eng_options *o, run_state *s, eng_op_report *r, bool owns_cases)
+{
+    if (!r->op->translated) {
+        snprintf(r->skipped, sizeof r->skipped, "not translated (see doc/translation.md)");
+        return true;
+    }
+    if (!owns_cases) {
+        snprintf(r->skipped, sizeof r->skipped,
+                 "shard %u/%u owns none of the %llu cases (shards take turns by blocks of %u cases)", o->shard,
+                 o->shards, (unsigned long long)o->cases, ENG_BLOCK);
+        r->shard_empty = true;
+        return true;
+    }
+    s->n_classes = isa_op_classes(r->op, o->classes, o->n_classes, s->classes);
+    if (!s->n_classes) {
+        snprintf(r->skipped, sizeof r->skipped, "none of the requested generator classes applies to this op");
+        return true;
+    }
+    return false;
+}
+
+/* Every op in turn; the first failure's exit status, or EXIT_AGREE. */
+static int run_ops(const eng_options *o, run_res *res, run_state *s)
+{
+    s->end = eng_now() + o->seconds;
     unsigned done = 0;
     bool fixed_ctrl = o->ctrl_text != NULL || o->shader_path != NULL;
     /* With --shard and few --cases, a shard may own no block at all. */
     bool owns_cases = o->cases == 0 || eng_next_owned(o, 0) < o->cases;
-    for (int i = 0; i < n && !interrupted; i++) {
-        eng_op_report *r = &reports[i];
-        r->op = ops[i];
+    for (int i = 0; i < res->n && !interrupted; i++) {
+        eng_op_report *r = &res->reports[i];
+        r->op = res->ops[i];
         r->kept = calloc(o->keep ? o->keep : 1, sizeof *r->kept);
-        if (!ops[i]->translated) {
-            snprintf(r->skipped, sizeof r->skipped, "not translated (see doc/translation.md)");
+        if (skip_op(o, s, r, owns_cases))
             continue;
-        }
-        if (!owns_cases) {
-            snprintf(r->skipped, sizeof r->skipped,
-                     "shard %u/%u owns none of the %llu cases (shards take turns by blocks of %u cases)", o->shard,
-                     o->shards, (unsigned long long)o->cases, ENG_BLOCK);
-            r->shard_empty = true;
-            continue;
-        }
-        bool fixed_k = isa_literal_named(tmpl[i].op, o->ctrl_text);
-        s.n_classes = isa_op_classes(ops[i], o->classes, o->n_classes, s.classes);
-        if (!s.n_classes) {
-            snprintf(r->skipped, sizeof r->skipped, "none of the requested generator classes applies to this op");
-            continue;
-        }
+        bool fixed_k = isa_literal_named(res->tmpl[i].op, o->ctrl_text);
         /* An even share of the time left: an op that overran (a slow
          * pipeline build) takes from the others, not all of it from the last. */
-        double deadline = eng_now() + (s.end - eng_now()) / (double)(usable > done ? usable - done : 1);
-        if (s.progress)
-            atomic_store_explicit(&s.progress->op, (unsigned)i, memory_order_relaxed);
+        double deadline = eng_now() + (s->end - eng_now()) / (double)(res->usable > done ? res->usable - done : 1);
+        if (s->progress)
+            atomic_store_explicit(&s->progress->op, (unsigned)i, memory_order_relaxed);
         /* Controls fixed (--ctrl, --shader): no schedule. */
         eng_cover cov = {0};
         if (!fixed_ctrl)
-            eng_cover_make(&tmpl[i], o->seed, &cov);
-        int rc = run_op(&s, r, &tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, slots, bad_flags);
+            eng_cover_make(&res->tmpl[i], o->seed, &cov);
+        int rc = run_op(s, r, &res->tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, res->slots, res->bad_flags);
         r->pairs_legal = cov.legal;
         r->pairs_reached = eng_cover_reached(&cov, r->cover_rows);
         eng_cover_free(&cov);
-        s.cases_before += r->cases;
-        s.disagreements_before += r->disagreements;
+        s->cases_before += r->cases;
+        s->disagreements_before += r->disagreements;
         done++;
-        if (rc) {
-            status = rc;
-            break;
-        }
+        if (rc)
+            return rc;
         if (!o->shader_path)
-            eng_exec_flush(s.exec);
+            eng_exec_flush(s->exec);
     }
-    for (int i = 0; i < n; i++)
-        if (!reports[i].op)
-            reports[i].op = ops[i];
+    return EXIT_AGREE;
+}
+
+static int run(const eng_options *o, const eng_worker_io *w)
+{
+    run_res res = {0};
+    run_state s = {.o = o, .progress = w ? w->progress : NULL};
+    int status = open_run(o, &res, &s);
+    if (status) {
+        close_run(&res, &s);
+        return status;
+    }
+    struct sigaction old_handlers[2];
+    catch_interrupts(old_handlers);
+    if (!o->quiet)
+        fprintf(stderr, "tiefuzz: device %s (%s), lowering %s, seed %llu\n", vkd_device_info(res.dev)->name,
+                vkd_device_info(res.dev)->driver_name, eng_lowering_label(o), (unsigned long long)o->seed);
+    status = run_ops(o, &res, &s);
+    for (int i = 0; i < res.n; i++)
+        if (!res.reports[i].op)
+            res.reports[i].op = res.ops[i];
     if (!status && !w)  /* a worker's parent judges the merged reports */
-        eng_mark_not_run(reports, (unsigned)n, interrupted != 0);
+        eng_mark_not_run(res.reports, (unsigned)res.n, interrupted != 0);
     sigaction(SIGINT, &old_handlers[0], NULL);
     sigaction(SIGTERM, &old_handlers[1], NULL);
     char finish_err[1200];
@@ -502,27 +548,11 @@ static int run(const eng_options *o, const eng_worker_io *w)
         fprintf(stderr, "tiefuzz run: %s\n", finish_err);
         status = status ? status : EXIT_INTERNAL;
     }
-    eng_outcome outcome = {o, vkd_device_info(dev), reports, (unsigned)n, s.findings, known_dir,
-                           vkd_validation_errors(dev), interrupted != 0, 0, 0};
-    if (w)
-        status = eng_worker_write(w->report_path, &outcome, status);
-    else
-        status = eng_report_conclude(&outcome, status);
-    free(s.audit_failure);
-    eng_findings_destroy(s.findings);
-    io_known_free(&known);
-    eng_exec_destroy(s.exec);
-    for (int i = 0; i < 2; i++) {
-        vkr_batch_destroy(dev, slots[i].batch);
-        free(slots[i].words);
-        free(slots[i].host);
-    }
-    for (int i = 0; i < n; i++)
-        free(reports[i].kept);
-    free(reports);
-    free(bad_flags);
-    free(tmpl);
-    vkd_close(dev);
+    eng_outcome outcome = {.o = o, .dev = vkd_device_info(res.dev), .reports = res.reports, .n = (unsigned)res.n,
+                           .findings = s.findings, .known_dir = res.known_dir,
+                           .validation_errors = vkd_validation_errors(res.dev), .interrupted = interrupted != 0};
+    status = w ? eng_worker_write(w->report_path, &outcome, status) : eng_report_conclude(&outcome, status);
+    close_run(&res, &s);
     return status;
 }
 
