@@ -70,21 +70,23 @@ int cmd_gen(int argc, char **argv)
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
-    uint64_t generated[GEN_CLASS_COUNT] = {0}, verified[GEN_CLASS_COUNT] = {0};
+    uint64_t generated[GEN_CLASS_COUNT] = {0}, verified[GEN_CLASS_COUNT] = {0}, at_result[GEN_CLASS_COUNT] = {0};
     isa_verdict t;
     for (uint64_t i = 0; i < count; i++) {
         uint32_t m = eng_make_case(&in, o.seed, i, o.classes, o.n_classes, w, host, &t);
         gen_class c = o.classes[i % o.n_classes];
         generated[c]++;
         verified[c] += (m >> c) & 1;
+        at_result[c] += (t.at_result >> c) & 1;
         io_print_words(stdout, w, in.op->n_in);
     }
     fflush(stdout);
     if (stats)
         for (int c = 0; c < GEN_CLASS_COUNT; c++)
             if (generated[c])
-                fprintf(stderr, "%s: %llu generated, %llu verified (%.2f%%)\n", gen_class_name((gen_class)c),
-                        (unsigned long long)generated[c], (unsigned long long)verified[c],
-                        100.0 * (double)verified[c] / (double)generated[c]);
+                fprintf(stderr, "%s: %llu generated, %llu verified (%.2f%%), %llu at the result (%.2f%%)\n",
+                        gen_class_name((gen_class)c), (unsigned long long)generated[c],
+                        (unsigned long long)verified[c], 100.0 * (double)verified[c] / (double)generated[c],
+                        (unsigned long long)at_result[c], 100.0 * (double)at_result[c] / (double)generated[c]);
     return 0;
 }
