@@ -103,7 +103,10 @@ void eng_cover_make(const isa_instance *tmpl, uint64_t seed, eng_cover *c)
         memcpy(pool[i], x.ctrl, sizeof pool[i]);
         c->legal += mark(op, pool[i], c->legal_bits);
     }
-    unsigned done = 0;
+    /* Row 0 is the plain encoding: the first cases of an op test what a
+     * translation meets first, as block 0 did before the schedule. */
+    memcpy(c->ctrl[c->rows++], pool[0], sizeof c->ctrl[0]);
+    unsigned done = mark(op, pool[0], covered);
     while (done < c->legal && c->rows < ENG_COVER_MAX_ROWS) {
         const uint32_t *row = next_row(op, pool, covered, &r);
         if (!row)

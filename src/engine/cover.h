@@ -6,7 +6,8 @@
  * them.  Instead the first ENG_COVER_CASES cases of an op run through rows
  * of controls chosen so that every value of every control and every pair of
  * values of two controls that some legal encoding has (the legal pairs)
- * appears in some row: each row for an equal segment of those cases.  The rows depend on the seed and the op
+ * appears in some row: each row for an equal segment of those cases, row 0
+ * the plain encoding.  The rows depend on the seed and the op
  * only, so case i's instance still depends on (seed, op, i) alone, and
  * --shard and --jobs splits stay exact. */
 #ifndef TIEFUZZ_ENGINE_COVER_H
