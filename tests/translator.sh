@@ -96,5 +96,15 @@ case "$state" in "" | Z*) ok ;; *) bad "the translator's child survived the time
 
 # Usage.
 run 2 "--shader and --translator" rdna2.v_fma_f32 --translator true --shader "$tmp/x.spv" --cases 10
-run 2 "--translator with --jobs" rdna2.v_fma_f32 --translator true --jobs 2 --cases 10
+# With --jobs each worker asks the translator for its own settings; the parent labels the merged
+# findings user-shader as one process does, and finds the planted mistake as one process does.
+run 1 "planted translator, --jobs 2" rdna2.v_fma_f32 --translator "$planted" --cases 2000000 --seed 2 --jobs 2 \
+    --quiet --findings "$tmp/findings-jobs" --json "$tmp/planted-jobs.json"
+python3 - "$tmp/planted.json" "$tmp/planted-jobs.json" <<'PY' && ok || bad "--jobs 2: the same disagreements as one process"
+import json, sys
+one, two = (json.load(open(p))["ops"][0] for p in sys.argv[1:3])
+assert (one["cases"], one["disagreements"]) == (two["cases"], two["disagreements"]), (one["disagreements"], two["disagreements"])
+PY
+ls "$tmp"/findings-jobs/*.finding >/dev/null 2>&1 && ! grep -L "^lowering user-shader" "$tmp"/findings-jobs/*.finding | grep -q . \
+    && ok || bad "--jobs 2: no findings, or one not labelled user-shader"
 finish translator

@@ -131,9 +131,6 @@ int cmd_run(int argc, char **argv)
         return cli_fail("run", "give --cases or --time, not both");
     if (o.translator && o.shader_path)
         return cli_fail("run", "give --shader or --translator, not both");
-    /* The --jobs parent labels findings from the options, which do not say "user shader" for a translator. */
-    if (o.translator && o.jobs > 1)
-        return cli_fail("run", "--translator runs in one process: drop --jobs");
     o.globs = globs;
     o.n_globs = n_globs;
     /* Bad usage first, so that it creates no findings directory. */
