@@ -1,12 +1,12 @@
 /* A main for the fuzz targets without libFuzzer (any compiler): runs the
  * target once on each file given, or on each file of each directory given,
  * so that crash-* files reproduce anywhere. */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "io/finding.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
@@ -43,19 +43,22 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            struct dirent **names;
-            int k = scandir(argv[i], &names, NULL, alphasort);
-            for (int j = 0; j < k; j++) {
-                if (names[j]->d_name[0] != '.') {
+            char **names, err[1200];
+            unsigned k;
+            if (io_dir_list(argv[i], "", &names, &k, err, sizeof err)) {
+                fprintf(stderr, "replay: %s\n", err);
+                rc = 1;
+                continue;
+            }
+            for (unsigned j = 0; j < k; j++) {
+                if (names[j][0] != '.') {  /* "." and ".." (and hidden files) are not inputs */
                     char path[4096];
-                    snprintf(path, sizeof path, "%s/%s", argv[i], names[j]->d_name);
+                    snprintf(path, sizeof path, "%s/%s", argv[i], names[j]);
                     rc |= run_file(path);
                     runs++;
                 }
-                free(names[j]);
             }
-            if (k >= 0)
-                free(names);
+            io_names_free(names, k);
         } else {
             rc |= run_file(argv[i]);
             runs++;
