@@ -17,9 +17,7 @@ static unsigned missed(const eng_cover *c, const uint32_t *ctrl)
     unsigned n = 0;
     for (int a = 0; a < CTRL_COUNT; a++)
         for (int b = a; b < CTRL_COUNT; b++) {
-            bool pa = op->ctrl_limit[a] && op->ctrl_limit[a] < ENG_COVER_VALUES && !isa_controls[a].value;
-            bool pb = op->ctrl_limit[b] && op->ctrl_limit[b] < ENG_COVER_VALUES && !isa_controls[b].value;
-            if (!pa || !pb)
+            if (!eng_cover_paired(op, a) || !eng_cover_paired(op, b))
                 continue;
             bool found = false;
             for (unsigned k = 0; k < c->rows && !found; k++)

@@ -9,7 +9,7 @@
 #define POOL 2048        /* legal encodings sampled: the candidates and the legal pairs */
 #define CANDIDATES 48    /* drawn from the pool for each row */
 
-static bool paired(const isa_op *op, int c)
+bool eng_cover_paired(const isa_op *op, int c)
 {
     return op->ctrl_limit[c] && op->ctrl_limit[c] < ENG_COVER_VALUES && !isa_controls[c].value;
 }
@@ -33,7 +33,7 @@ static unsigned pairs_of(const isa_op *op, const uint32_t *ctrl, unsigned *ids)
     unsigned n = 0;
     for (int a = 0; a < CTRL_COUNT; a++)
         for (int b = a; b < CTRL_COUNT; b++)
-            if (paired(op, a) && paired(op, b))
+            if (eng_cover_paired(op, a) && eng_cover_paired(op, b))
                 ids[n++] = pair_id(a, ctrl[a], b, ctrl[b]);
     return n;
 }
@@ -85,7 +85,7 @@ void eng_cover_make(const isa_instance *tmpl, uint64_t seed, eng_cover *c)
     c->op = op;
     unsigned n_paired = 0;
     for (int i = 0; i < CTRL_COUNT; i++)
-        n_paired += paired(op, i);
+        n_paired += eng_cover_paired(op, i);
     if (!n_paired)
         return;
     uint32_t (*pool)[CTRL_COUNT] = malloc(POOL * sizeof *pool);

@@ -29,6 +29,9 @@ typedef struct {
     uint8_t *legal_bits;        /* bit per pair id */
 } eng_cover;
 
+/* Whether control c of op is scheduled: taken, a choice or flag (not a
+ * literal or immediate), with fewer than ENG_COVER_VALUES values. */
+bool eng_cover_paired(const isa_op *op, int c);
 /* The schedule for tmpl's op (its other controls and K as tmpl has them).
  * An op with no control to pair gets no rows. */
 void eng_cover_make(const isa_instance *tmpl, uint64_t seed, eng_cover *c);

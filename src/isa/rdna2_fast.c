@@ -26,7 +26,6 @@
 #define BIT(v, i) (((v) >> (i)) & 1u)
 #define TRIMMED INT_MIN  /* bit0 of a value the kit holds trimmed */
 
-static inline double dabs(double x) { return fp_dfrom(fp_dbits(x) & ~(1ull << 63)); }
 static inline bool dsign(double x) { return fp_dbits(x) >> 63; }
 static inline bool dpow2(double x) { return (fp_dbits(x) & ((1ull << 52) - 1)) == 0; }
 static inline bool nonzero_finite(double x) { return x != 0 && __builtin_isfinite(x); }
@@ -62,7 +61,7 @@ static inline xval xval_sum(double p, double c)
 
 static inline int xval_msb(const xval *v)
 {
-    double h = dabs(v->hi), l = dsign(v->hi) ? -v->lo : v->lo;
+    double h = fp_dabs(v->hi), l = dsign(v->hi) ? -v->lo : v->lo;
     return fp_dexp(h) - (dpow2(h) && l < 0);
 }
 
@@ -128,7 +127,7 @@ static rounding round_to(const fp_format *f, xval v, int bit0, bool to_odd)
     case FPK_FINITE:
         break;
     }
-    double H = dabs(v.hi), L = dsign(v.hi) ? -v.lo : v.lo;
+    double H = fp_dabs(v.hi), L = dsign(v.hi) ? -v.lo : v.lo;
     int msb = fp_dexp(H) - (dpow2(H) && L < 0);
     int e = msb < f->emin ? f->emin : msb;
     int q = e - (p - 1);
@@ -246,9 +245,9 @@ static void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
             m |= 1u << GEN_OVERFLOW;
         int big = -100000;
         if (nonzero_finite(l->product))
-            big = fp_dexp(dabs(l->product));
-        if (nonzero_finite(l->addend) && fp_dexp(dabs(l->addend)) > big)
-            big = fp_dexp(dabs(l->addend));
+            big = fp_dexp(fp_dabs(l->product));
+        if (nonzero_finite(l->addend) && fp_dexp(fp_dabs(l->addend)) > big)
+            big = fp_dexp(fp_dabs(l->addend));
         if (msb < big - (int)l->dest->precision)
             m |= 1u << GEN_CANCEL;
     } else if (l->exact.kind == FPK_ZERO && l->product != 0) {
