@@ -5,6 +5,9 @@
 #include "options.h"
 #include "vk/device.h"
 
+/* tiefuzz report (cmd_report.c): the nightly report page. */
+int cmd_report(int argc, char **argv);
+
 static const char usage[] =
     "usage: tiefuzz COMMAND [ARGS]\n"
     "\n"
@@ -22,6 +25,7 @@ static const char usage[] =
     "  fit OP --param ... --results FILE   which model parameters reproduce measured tiles\n"
     "  selftest [OP-GLOB...] [opts]  the host's fast paths against the exact model (no device)\n"
     "  characterize [opts]          the device's arithmetic profile from directed probes\n"
+    "  report RUN.json|DIR... [-o FILE]   the nightly report page (HTML) of runs and nights\n"
     "\n"
     "'tiefuzz COMMAND --help' shows a command's options; the README has the details.\n"
     "Exit status: 0 agree, 1 disagreement, 2 bad usage or input, 3 no usable device, 4 internal error.\n";
@@ -45,7 +49,8 @@ int main(int argc, char **argv)
     } commands[] = {{"ops", cmd_ops}, {"devices", cmd_devices}, {"eval", cmd_eval},
                     {"gen", cmd_gen}, {"run", cmd_run},         {"shader", cmd_shader},
                     {"repro", cmd_repro}, {"minimize", cmd_minimize}, {"export", cmd_export}, {"merge", cmd_merge}, {"replay", cmd_replay},
-                    {"fit", cmd_fit}, {"selftest", cmd_selftest}, {"characterize", cmd_characterize}};
+                    {"fit", cmd_fit}, {"selftest", cmd_selftest}, {"characterize", cmd_characterize},
+                    {"report", cmd_report}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             rc = commands[i].fn(argc - 1, argv + 1);
