@@ -14,10 +14,14 @@
 #define SPA_MAX_STEPS 1000000
 #define MAXC 4   /* vector components */
 
-typedef enum { V_UNSET, V_VALUE, V_POINTER, V_UNDEF } val_state;
+typedef enum { V_UNSET, V_VALUE, V_POINTER } val_state;
 
 typedef struct {
     uint8_t state, n;             /* val_state; components */
+    /* Components whose value the rules leave undefined (an OpUndef, a shift
+     * by the width or more, a division by zero): harmless until a store, a
+     * branch or an address depends on one. */
+    uint8_t undef;
     uint16_t nan[MAXC];           /* per component: NaN lane codes, 3 bits per 16-bit lane */
     uint64_t c[MAXC];
     unsigned ptr_var, ptr_n;      /* V_POINTER: the variable and the indices into it */
@@ -44,6 +48,7 @@ typedef struct {
     /* Why the run stopped early (unsupported names it). */
     bool failed;
     char why[96];
+    char undef_from[96];   /* the first undefined value of this path: where it came from */
     unsigned cur_label, prev_label;
 } spa_run;
 
@@ -145,10 +150,6 @@ static const spa_val *get(spa_run *r, const spa_inst *in, unsigned id)
         fail_at(r, in, "an operand the interpreter has no value for");
         return NULL;
     }
-    if (r->vals[id].state == V_UNDEF) {
-        fail_at(r, in, "reads an OpUndef");
-        return NULL;
-    }
     return &r->vals[id];
 }
 
@@ -159,6 +160,24 @@ static spa_val *result_slot(spa_run *r, unsigned id, unsigned n)
     v->state = V_VALUE;
     v->n = (uint8_t)n;
     return v;
+}
+
+/* A component's value left undefined by in (why): noted for the message
+ * should it reach a store or a branch. */
+static void note_undef(spa_run *r, const spa_inst *in, const char *why)
+{
+    if (r->undef_from[0])
+        return;
+    char name[64];
+    spa_inst_name(r->m, in, name, sizeof name);
+    snprintf(r->undef_from, sizeof r->undef_from, "%s (%%%u): %s", name, in->result, why);
+}
+
+static int fail_undef(spa_run *r, const spa_inst *in, const char *what)
+{
+    char detail[200];
+    snprintf(detail, sizeof detail, "%s an undefined value, from %s", what, r->undef_from[0] ? r->undef_from : "?");
+    return fail_at(r, in, detail);
 }
 
 static bool tainted(const spa_val *v)
@@ -233,6 +252,10 @@ static int float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
     for (unsigned i = 0; i < n; i++) {
+        if ((a[0]->undef | (n_args > 1 ? a[1]->undef : 0) | (n_args > 2 ? a[2]->undef : 0)) & (1u << i)) {
+            res.undef |= (uint8_t)(1u << i);
+            continue;
+        }
         uint64_t x[3] = {a[0]->c[i], n_args > 1 ? a[1]->c[i] : 0, n_args > 2 ? a[2]->c[i] : 0};
         spa_fcands c = {0};
         spa_float_arith(op, f, x, &m, &c);
@@ -274,7 +297,10 @@ static int float_convert(spa_run *r, const spa_inst *in, unsigned type, unsigned
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
+    res.undef = a->undef;
     for (unsigned i = 0; i < n; i++) {
+        if (a->undef & (1u << i))
+            continue;
         spa_fcands c = {0};
         spa_float_convert(from, to, a->c[i], &mf, &mt, conv, &c);
         pick(r, in, &c, to, &res, i);
@@ -300,7 +326,10 @@ static int int_to_float(spa_run *r, const spa_inst *in, unsigned type, unsigned 
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
+    res.undef = a->undef;
     for (unsigned i = 0; i < n; i++) {
+        if (a->undef & (1u << i))
+            continue;
         uint64_t x = a->c[i] & mask_of(s->width);
         bool neg = sgn && s->width && (x >> (s->width - 1)) & 1;
         uint64_t mag = neg ? ((~x + 1) & mask_of(s->width)) : x;
@@ -326,7 +355,10 @@ static int float_compare(spa_run *r, const spa_inst *in, unsigned rid, const uin
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
+    res.undef = a->undef | b->undef;
     for (unsigned i = 0; i < n; i++) {
+        if (res.undef & (1u << i))
+            continue;
         spa_fcands c = {0};
         spa_float_compare(cmp, ord, f, a->c[i], b->c[i], &m, &c);
         pick(r, in, &c, NULL, &res, i);
@@ -348,6 +380,7 @@ static int float_class(spa_run *r, const spa_inst *in, unsigned rid, const uint3
     if (!r->mode[spa_width_index(s->width)].szinp)
         r->approximate |= SPA_INF_NAN;
     spa_val *v = result_slot(r, rid, n);
+    v->undef = a->undef;
     for (unsigned i = 0; i < n; i++)
         v->c[i] = nan ? fp_is_nan_bits(f, a->c[i]) : spa_is_inf_or_nan(f, a->c[i]) && !fp_is_nan_bits(f, a->c[i]);
     return 0;
@@ -440,9 +473,20 @@ static int integer_binary(spa_run *r, const spa_inst *in, unsigned op, unsigned 
     res.state = V_VALUE, res.n = (uint8_t)n;
     for (unsigned i = 0; i < n; i++) {
         const char *why = NULL;
+        unsigned bit = 1u << i, bbit = b->n == 1 ? 1u : bit;
+        if ((a->undef & bit) || (b->undef & bbit)) {
+            res.undef |= (uint8_t)bit;
+            continue;
+        }
         uint64_t bi = b->n == 1 ? b->c[0] : b->c[i];
-        if (int_binary(op, s->width, s->is_signed, a->c[i], bi, &res.c[i], &why))
-            return fail_at(r, in, why);
+        if (int_binary(op, s->width, s->is_signed, a->c[i], bi, &res.c[i], &why)) {
+            if (!why)
+                return fail_at(r, in, NULL);
+            note_undef(r, in, why);
+            res.undef |= (uint8_t)bit;
+            res.c[i] = 0;
+            continue;
+        }
         res.c[i] &= is_comparison(op) ? 1 : mask_of(t->width);
     }
     r->vals[rid] = res;
@@ -466,6 +510,7 @@ static int integer_unary(spa_run *r, const spa_inst *in, unsigned op, unsigned t
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
+    res.undef = a->undef;
     for (unsigned i = 0; i < n; i++) {
         uint64_t x = a->c[i] & mask_of(s->width);
         switch (op) {
@@ -509,6 +554,8 @@ static int bitcast(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, 
             code[k] = (a->nan[i] >> (3 * l)) & 7;
         }
     spa_val *v = result_slot(r, rid, n);
+    /* Undefined components: the same ones when the shapes match, else all. */
+    v->undef = a->undef ? (n == n_from ? a->undef : (uint8_t)((1u << n) - 1)) : 0;
     k = 0;
     for (unsigned i = 0; i < n; i++)
         for (unsigned l = 0; l < wt / 16; l++, k++) {
@@ -536,6 +583,8 @@ static int composite_construct(spa_run *r, const spa_inst *in, unsigned type, un
             if (res.n == MAXC)
                 return fail_at(r, in, "type not modelled");
             res.nan[res.n] = a->nan[i];
+            if (a->undef & (1u << i))
+                res.undef |= (uint8_t)(1u << res.n);
             res.c[res.n++] = a->c[i];
         }
     }
@@ -553,6 +602,7 @@ static int composite_extract(spa_run *r, const spa_inst *in, unsigned rid, const
     spa_val *v = result_slot(r, rid, 1);
     v->c[0] = a->c[ops[1]];
     v->nan[0] = a->nan[ops[1]];
+    v->undef = (a->undef >> ops[1]) & 1;
     return 0;
 }
 
@@ -567,6 +617,7 @@ static int composite_insert(spa_run *r, const spa_inst *in, unsigned rid, const 
     memset(res.has_prod, 0, sizeof res.has_prod);
     res.c[ops[2]] = obj->c[0];
     res.nan[ops[2]] = obj->nan[0];
+    res.undef = (uint8_t)((res.undef & ~(1u << ops[2])) | ((obj->undef & 1u) << ops[2]));
     r->vals[rid] = res;
     return 0;
 }
@@ -587,6 +638,7 @@ static int vector_shuffle(spa_run *r, const spa_inst *in, unsigned rid, const ui
             return fail_at(r, in, "an undefined component");
         v->c[i] = src->c[j];
         v->nan[i] = src->nan[j];
+        v->undef |= (uint8_t)(((src->undef >> j) & 1u) << i);
     }
     return 0;
 }
@@ -598,10 +650,15 @@ static int select_op(spa_run *r, const spa_inst *in, unsigned rid, const uint32_
         return -1;
     spa_val res = *x;
     memset(res.has_prod, 0, sizeof res.has_prod);
+    res.undef = 0;
     for (unsigned i = 0; i < res.n; i++) {
-        bool pick_x = c->n == 1 ? c->c[0] : c->c[i];
-        res.c[i] = pick_x ? x->c[i] : y->c[i];
-        res.nan[i] = pick_x ? x->nan[i] : y->nan[i];
+        unsigned ci = c->n == 1 ? 0 : i;
+        bool pick_x = c->c[ci];
+        const spa_val *src = pick_x ? x : y;
+        res.c[i] = src->c[i];
+        res.nan[i] = src->nan[i];
+        if (((c->undef >> ci) & 1) || ((src->undef >> i) & 1))
+            res.undef |= (uint8_t)(1u << i);
     }
     r->vals[rid] = res;
     return 0;
@@ -632,6 +689,7 @@ static int glsl(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, con
         r->approximate |= SPA_NAN_PAYLOAD;
     unsigned w = s->width;
     spa_val *v = result_slot(r, rid, n);
+    v->undef = a->undef | b->undef;
     for (unsigned i = 0; i < n; i++) {
         uint64_t x = a->c[i] & mask_of(w), y = b->c[i] & mask_of(w);
         int64_t sx = (int64_t)sext(x, w), sy = (int64_t)sext(y, w);
@@ -716,6 +774,8 @@ static int store(spa_run *r, const spa_inst *in)
     if (p->state != V_POINTER)
         return fail_at(r, in, "not a pointer the interpreter knows");
     spa_var_kind k = (spa_var_kind)r->m->var_kind[p->ptr_var];
+    if (k == VAR_OUT && (v->undef & 1))
+        return fail_undef(r, in, "stores");
     if (k == VAR_OUT && p->ptr_n == 2)
         return store_output(r, in, p->ptr_idx[1], v);
     if (k == VAR_LOCAL && !p->ptr_n) {
@@ -737,6 +797,8 @@ static int access_chain(spa_run *r, const spa_inst *in, unsigned rid, const uint
         const spa_val *ix = get(r, in, ops[j]);
         if (!ix)
             return -1;
+        if (ix->undef & 1)
+            return fail_undef(r, in, "addresses with");
         if (p.ptr_n == 2)
             return fail_at(r, in, "an access chain deeper than the interface's");
         p.ptr_idx[p.ptr_n++] = ix->c[0];
@@ -794,7 +856,11 @@ static int constant(spa_run *r, const spa_inst *in)
     case SpvOpConstantComposite: case SpvOpSpecConstantComposite:
         return composite_construct(r, in, in->type, in->result, w + 3, in->n_words - 3);
     case SpvOpUndef:
-        r->vals[in->result].state = V_UNDEF;
+        if (n > MAXC)
+            return fail_at(r, in, "type not modelled");
+        v = result_slot(r, in->result, n);
+        v->undef = (uint8_t)((1u << n) - 1);
+        note_undef(r, in, "OpUndef");
         return 0;
     default:
         return fail_at(r, in, NULL);
@@ -936,6 +1002,8 @@ static int run_function(spa_run *r)
             continue;
         case SpvOpBranchConditional: {
             const spa_val *c = get(r, in, w[1]);
+            if (c && (c->undef & 1))
+                return fail_undef(r, in, "branches on");
             if (!c || enter_block(r, in, c->c[0] ? w[2] : w[3], &ip))
                 return -1;
             continue;
@@ -975,6 +1043,7 @@ static int run_path(spa_run *r)
     r->depth = 0;
     r->liberties = r->n_lib_choices = 0;
     r->where[0] = 0;
+    r->undef_from[0] = 0;
     r->n_words = 0;
     r->cur_label = r->prev_label = 0;
     if (run_globals(r))
