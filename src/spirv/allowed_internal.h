@@ -110,6 +110,83 @@ typedef enum { SPA_CMP_EQ, SPA_CMP_NE, SPA_CMP_LT, SPA_CMP_GT, SPA_CMP_LE, SPA_C
 void spa_float_compare(spa_cmp c, bool ordered, const fp_format *f, uint64_t a, uint64_t b, const spa_fmode *m,
                        spa_fcands *out);
 
+/* ---- The interpreter's state (allowed_run.c, allowed_eval.c, allowed_fops.c) ---- */
+
+#define SPA_MAXC 4   /* vector components */
+
+typedef enum { V_UNSET, V_VALUE, V_POINTER } val_state;
+
+typedef struct {
+    uint8_t state, n;             /* val_state; components */
+    /* Components whose value the rules leave undefined (an OpUndef, a shift
+     * by the width or more, a division by zero): harmless until a store, a
+     * branch or an address depends on one. */
+    uint8_t undef;
+    uint16_t nan[SPA_MAXC];           /* per component: NaN lane codes, 3 bits per 16-bit lane */
+    uint64_t c[SPA_MAXC];
+    unsigned ptr_var, ptr_n;      /* V_POINTER: the variable and the indices into it */
+    uint64_t ptr_idx[2];
+    bool has_prod[SPA_MAXC];          /* an OpFMul result: its exact product (for contraction) */
+    fp_value prod[SPA_MAXC];
+} spa_val;
+
+typedef struct {
+    const spa_module *m;
+    const spa_rules *rules;
+    spa_fmode mode[3];
+    const uint32_t *spec, *in;
+    unsigned n_spec, n_in, n_out, invocation;
+    spa_val *vals;
+    /* The oracle: choices made so far on this path, the first n_prefix given. */
+    unsigned *choice, *n_opt, depth, n_prefix, cap;
+    /* This path's liberties and outputs. */
+    unsigned liberties, n_lib_choices, approximate;
+    char where[96];
+    unsigned word[SPA_MAX_OUT], n_words;
+    uint32_t out[SPA_MAX_OUT];
+    uint8_t lanes[SPA_MAX_OUT];
+    /* Why the run stopped early (unsupported names it). */
+    bool failed;
+    char why[96];
+    char undef_from[96];   /* the first undefined value of this path: where it came from */
+    unsigned cur_label, prev_label;
+} spa_run;
+
+
+static inline uint64_t spa_mask_of(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+/* Stops the run: unsupported names in (with detail, if any).  Returns -1. */
+int spa_fail_at(spa_run *r, const spa_inst *in, const char *detail);
+int spa_fail_undef(spa_run *r, const spa_inst *in, const char *what);
+void spa_note_undef(spa_run *r, const spa_inst *in, const char *why);
+/* The oracle: which of n options this path takes; and the liberty taken. */
+unsigned spa_choose(spa_run *r, unsigned n);
+void spa_take(spa_run *r, const spa_inst *in, unsigned lib);
+const spa_type *spa_type_of(const spa_run *r, unsigned id);
+/* The scalar type of a scalar or vector type, and its component count. */
+const spa_type *spa_scalar_of(const spa_run *r, unsigned type, unsigned *n);
+/* An operand's value (NULL, the run failed, when it has none). */
+const spa_val *spa_get(spa_run *r, const spa_inst *in, unsigned id);
+spa_val *spa_result_slot(spa_run *r, unsigned id, unsigned n);
+bool spa_tainted(const spa_val *v);
+/* The type of an operand id. */
+static inline unsigned spa_type_id_of(const spa_run *r, unsigned id) { return r->m->inst[r->m->def[id]].type; }
+
+/* One instruction (op, with operands ops[0..nops)) whose result is rid (allowed_eval.c). */
+int spa_eval(spa_run *r, const spa_inst *in, unsigned op, unsigned type, unsigned rid, const uint32_t *ops,
+             unsigned nops);
+int spa_composite_construct(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, const uint32_t *ops,
+                            unsigned nops);
+/* A pointer into a variable (allowed_run.c, with the memory it models). */
+int spa_access_chain(spa_run *r, const spa_inst *in, unsigned rid, const uint32_t *ops, unsigned nops);
+/* The float instructions (allowed_fops.c). */
+int spa_op_float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type, unsigned rid, const uint32_t *ops,
+                       unsigned n_args);
+int spa_op_float_convert(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, const uint32_t *ops);
+int spa_op_int_to_float(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, const uint32_t *ops, bool sgn);
+int spa_op_float_compare(spa_run *r, const spa_inst *in, unsigned rid, const uint32_t *ops, spa_cmp cmp, bool ord);
+int spa_op_float_class(spa_run *r, const spa_inst *in, unsigned rid, const uint32_t *ops, bool nan);
+
 /* ---- Set helpers (allowed_set.c) ---- */
 bool spa_word_matches(uint32_t dev, uint32_t want, uint8_t lanes);
 
