@@ -6,6 +6,8 @@
 #include "check.h"
 #include "engine/module.h"
 #include "fp/fp.h"
+#include "gen/gen.h"
+#include "isa/classify.h"
 #include "isa/isa.h"
 #include "spirv/allowed.h"
 #include "spirv/tools.h"
@@ -242,11 +244,12 @@ static void unsupported_fdiv(void)
     free(text);
 }
 
-/* An f32 module: word 2 = word 0 + word 1, under the given modes. */
-static char *f32_add_module(const char *capability, const char *modes)
+/* An f32 module over words 0..2 (%wa %wb %wc as u32, %a %b %c as f32):
+ * BODY computes %s (f32), stored as the tuple's one output word. */
+static char *f32_module(const char *capability, const char *modes, const char *decorations, const char *body)
 {
     static const char head[] =
-        "OpCapability Shader\n%s"
+        "OpCapability Shader\nOpCapability Float16\n%s"
         "OpMemoryModel Logical GLSL450\n"
         "OpEntryPoint GLCompute %%main \"main\" %%gid %%in %%out %%pc\n"
         "OpExecutionMode %%main LocalSize 64 1 1\n%s"
@@ -254,8 +257,9 @@ static char *f32_add_module(const char *capability, const char *modes)
         "OpDecorate %%arr ArrayStride 4\nOpMemberDecorate %%blk 0 Offset 0\nOpDecorate %%blk Block\n"
         "OpDecorate %%in DescriptorSet 0\nOpDecorate %%in Binding 0\n"
         "OpDecorate %%out DescriptorSet 0\nOpDecorate %%out Binding 1\n"
-        "OpMemberDecorate %%pcb 0 Offset 0\nOpDecorate %%pcb Block\n"
-        "%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n%%f32 = OpTypeFloat 32\n"
+        "OpMemberDecorate %%pcb 0 Offset 0\nOpDecorate %%pcb Block\n%s"
+        "%%u32 = OpTypeInt 32 0\n%%void = OpTypeVoid\n%%bool = OpTypeBool\n%%f32 = OpTypeFloat 32\n"
+        "%%f16 = OpTypeFloat 16\n%%v2f16 = OpTypeVector %%f16 2\n"
         "%%v3 = OpTypeVector %%u32 3\n%%pv3 = OpTypePointer Input %%v3\n"
         "%%arr = OpTypeRuntimeArray %%u32\n%%blk = OpTypeStruct %%arr\n%%pblk = OpTypePointer StorageBuffer %%blk\n"
         "%%pu32 = OpTypePointer StorageBuffer %%u32\n%%pcb = OpTypeStruct %%u32\n"
@@ -263,30 +267,39 @@ static char *f32_add_module(const char *capability, const char *modes)
         "%%gid = OpVariable %%pv3 Input\n%%in = OpVariable %%pblk StorageBuffer\n"
         "%%out = OpVariable %%pblk StorageBuffer\n%%pc = OpVariable %%ppc PushConstant\n"
         "%%c0 = OpConstant %%u32 0\n%%c1 = OpConstant %%u32 1\n%%c2 = OpConstant %%u32 2\n"
+        "%%c3 = OpConstant %%u32 3\n%%c32 = OpConstant %%u32 32\n%%false = OpConstantFalse %%bool\n"
+        "%%h0 = OpConstant %%f16 0\n"
         "%%main = OpFunction %%void None %%fn\n%%entry = OpLabel\n"
-        "%%g = OpLoad %%v3 %%gid\n%%i = OpCompositeExtract %%u32 %%g 0\n%%base = OpIMul %%u32 %%i %%c2\n"
+        "%%g = OpLoad %%v3 %%gid\n%%i = OpCompositeExtract %%u32 %%g 0\n%%base = OpIMul %%u32 %%i %%c3\n"
         "%%pa = OpAccessChain %%pu32 %%in %%c0 %%base\n%%wa = OpLoad %%u32 %%pa\n"
         "%%ib = OpIAdd %%u32 %%base %%c1\n%%pb = OpAccessChain %%pu32 %%in %%c0 %%ib\n%%wb = OpLoad %%u32 %%pb\n"
-        "%%a = OpBitcast %%f32 %%wa\n%%b = OpBitcast %%f32 %%wb\n%%s = OpFAdd %%f32 %%a %%b\n"
+        "%%ic = OpIAdd %%u32 %%base %%c2\n%%pcc = OpAccessChain %%pu32 %%in %%c0 %%ic\n%%wc = OpLoad %%u32 %%pcc\n"
+        "%%a = OpBitcast %%f32 %%wa\n%%b = OpBitcast %%f32 %%wb\n%%c = OpBitcast %%f32 %%wc\n%s"
         "%%ws = OpBitcast %%u32 %%s\n%%po = OpAccessChain %%pu32 %%out %%c0 %%i\nOpStore %%po %%ws\n"
         "OpReturn\nOpFunctionEnd\n";
-    size_t n = sizeof head + strlen(capability) + strlen(modes) + 16;
+    size_t n = sizeof head + strlen(capability) + strlen(modes) + strlen(decorations) + strlen(body) + 16;
     char *text = malloc(n);
-    snprintf(text, n, head, capability, modes);
+    snprintf(text, n, head, capability, modes, decorations, body);
     return text;
+}
+
+static int f32_set(const char *capability, const char *modes, const char *decorations, const char *body,
+                   const spa_rules *rules, const uint32_t in[3], spa_set *s)
+{
+    char *text = f32_module(capability, modes, decorations, body);
+    spv_module m;
+    int rc = assemble(text, &m) == 0 ? allowed(&m, rules, NULL, 0, in, 3, s) : -1;
+    if (rc == 0)
+        spv_module_free(&m);
+    free(text);
+    return rc;
 }
 
 static int f32_add_set(const char *capability, const char *modes, const spa_rules *rules, uint32_t a, uint32_t b,
                        spa_set *s)
 {
-    char *text = f32_add_module(capability, modes);
-    spv_module m;
-    const uint32_t in[2] = {a, b};
-    int rc = assemble(text, &m) == 0 ? allowed(&m, rules, NULL, 0, in, 2, s) : -1;
-    if (rc == 0)
-        spv_module_free(&m);
-    free(text);
-    return rc;
+    const uint32_t in[3] = {a, b, 0};
+    return f32_set(capability, modes, "", "%s = OpFAdd %f32 %a %b\n", rules, in, s);
 }
 
 /* 4. (2^-126 + 2^-149) - 2^-126 = 2^-149, a denormal. */
@@ -381,6 +394,136 @@ static void madak_spec_constant(void)
     spv_module_free(&m);
 }
 
+
+/* 7. An OpFMul feeding an OpFAdd may be contracted (the fma test's tuple:
+ * unfused +0, fused 2^-46); NoContraction on either instruction forbids it. */
+static void contraction(void)
+{
+    const uint32_t in[3] = {0x3f800001, 0x3f800001, 0xbf800002};
+    const char *body = "%p = OpFMul %f32 %a %b\n%s = OpFAdd %f32 %p %c\n";
+    const char *cap = "OpCapability SignedZeroInfNanPreserve\n",
+               *mode = "OpExecutionMode %main SignedZeroInfNanPreserve 32\n";
+    spa_rules rules = rules_rte_szinp();
+    spa_set s;
+    if (f32_set(cap, mode, "", body, &rules, in, &s) == 0) {
+        print_set("contraction", &s);
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 2, "contractible: 2 results");
+        CHECK(s.n_groups && s.groups[0].strict.out[0] == 0, "contractible: strict is the unfused +0");
+        CHECK(s.n_groups && has_result(&s, 0x28800000, SPA_CONTRACTED), "contractible: fused by SPA_CONTRACTED");
+        spa_set_free(&s);
+    }
+    if (f32_set(cap, mode, "OpDecorate %p NoContraction\n", body, &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0,
+              "NoContraction on the multiply: the unfused +0 only");
+        spa_set_free(&s);
+    }
+    if (f32_set(cap, mode, "OpDecorate %s NoContraction\n", body, &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0,
+              "NoContraction on the add: the unfused +0 only");
+        spa_set_free(&s);
+    }
+}
+
+/* 8. OpFConvert f32 -> f16 of 1 + 4095 * 2^-23: RTE gives 1.0 (0x3c00),
+ * the other neighbour is 0x3c01.  The result goes out as the low half of
+ * the word. */
+static void conversion_rounding(void)
+{
+    const uint32_t in[3] = {0x3f800fff, 0, 0};
+    const char *body = "%h = OpFConvert %f16 %a\n%v = OpCompositeConstruct %v2f16 %h %h0\n"
+                       "%s = OpBitcast %f32 %v\n";
+    spa_rules rules = rules_rte_szinp();
+    spa_set s;
+    if (f32_set("", "", "", body, &rules, in, &s) == 0) {
+        print_set("conversion, no mode", &s);
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 2, "no mode: both neighbours");
+        CHECK(s.n_groups && s.groups[0].strict.out[0] == 0x3c00, "no mode: strict is to nearest even");
+        CHECK(s.n_groups && has_result(&s, 0x3c01, SPA_CONVERT_ROUNDING), "no mode: 0x3c01 by SPA_CONVERT_ROUNDING");
+        spa_set_free(&s);
+    }
+    if (f32_set("OpCapability RoundingModeRTE\n", "OpExecutionMode %main RoundingModeRTE 16\n", "", body, &rules, in,
+                &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x3c00,
+              "RoundingModeRTE 16 in force: 0x3c00 only");
+        spa_set_free(&s);
+    }
+    if (f32_set("", "", "OpDecorate %h FPRoundingMode RTP\n", body, &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x3c01,
+              "FPRoundingMode RTP: 0x3c01 only");
+        spa_set_free(&s);
+    }
+}
+
+/* 9. inf + -inf is a NaN whose bits are not promised: any f32 NaN matches,
+ * an infinity does not. */
+static void any_nan(void)
+{
+    spa_rules rules = rules_rte_szinp();
+    const char *cap = "OpCapability SignedZeroInfNanPreserve\n",
+               *mode = "OpExecutionMode %main SignedZeroInfNanPreserve 32\n";
+    spa_set s;
+    if (f32_add_set(cap, mode, &rules, 0x7f800000, 0xff800000, &s) == 0) {
+        uint32_t quiet = 0xffc00123, signalling = 0x7f800001, inf = 0x7f800000;
+        CHECK(s.status == SPA_OK && s.groups[0].any_nan[0] && s.groups[0].nan_width[0] == 32, "a NaN stored: any_nan");
+        CHECK(spa_contains(&s, &quiet, 1) && spa_contains(&s, &signalling, 1), "any f32 NaN matches");
+        CHECK(!spa_contains(&s, &inf, 1), "an infinity does not");
+        CHECK(s.n_groups && s.groups[0].approximate == 0, "SZINP in force: nothing approximated");
+        spa_set_free(&s);
+    }
+}
+
+/* 10. A shift by 32 is undefined: harmless in the arm a select drops, an
+ * unsupported case when stored. */
+static void undefined_values(void)
+{
+    const uint32_t in[3] = {1, 0x3f800000, 0};
+    spa_rules rules = rules_rte_szinp();
+    spa_set s;
+    if (f32_set("", "", "", "%sh = OpShiftLeftLogical %u32 %wa %c32\n%k = OpSelect %u32 %false %sh %wb\n"
+                "%s = OpBitcast %f32 %k\n", &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].strict.out[0] == 0x3f800000, "the undefined arm is not selected");
+        spa_set_free(&s);
+    }
+    if (f32_set("", "", "", "%sh = OpShiftLeftLogical %u32 %wa %c32\n%s = OpBitcast %f32 %sh\n", &rules, in, &s) ==
+        0) {
+        CHECK(s.status == SPA_UNSUPPORTED && strstr(s.unsupported, "OpShiftLeftLogical"),
+              "storing it: unsupported, naming the shift ('%s')", s.unsupported);
+        spa_set_free(&s);
+    }
+}
+
+/* 11. A tile op runs one invocation per output word: each group's strict
+ * result is the host model's word (exact lowering of an MMA). */
+static void tile_groups(void)
+{
+    const isa_op *op = isa_op_find("mma.volta.m8n8k4.f16.f16.f16.f16");
+    spv_module m;
+    if (!op || builtin_module(op->name, LOWERING_EXACT, &m)) {
+        CHECK(false, "tile module");
+        return;
+    }
+    isa_instance inst;
+    isa_instance_default(&inst, op);
+    uint32_t words[ISA_MAX_IN], out[ISA_MAX_OUT];
+    gen_rng g = gen_rng_for(1, 2, 3);
+    isa_trace t;
+    isa_generate_eval(&inst, GEN_RANDOM, &g, words, out, &t);
+    spa_rules rules = rules_rte_szinp();
+    spa_set s;
+    char err[256];
+    if (spa_allowed(m.words, m.count, &rules, NULL, 0, words, op->n_in, op->n_out, op->n_out, &s, err, sizeof err) ==
+        0) {
+        CHECK(s.status == SPA_OK && s.n_groups == op->n_out, "one group per output word (%u)", s.n_groups);
+        unsigned wrong = 0;
+        for (unsigned i = 0; i < s.n_groups; i++)
+            wrong += s.groups[i].n_words != 1 || s.groups[i].word[0] != i || s.groups[i].strict.out[0] != out[i];
+        CHECK(s.n_groups && wrong == 0, "%u groups differ from the host model", wrong);
+        CHECK(spa_contains(&s, out, op->n_out), "the host tile is in the set");
+        spa_set_free(&s);
+    }
+    spv_module_free(&m);
+}
+
 int main(void)
 {
     fma_direct_and_exact();
@@ -389,5 +532,10 @@ int main(void)
     denormal_result();
     signed_zero();
     madak_spec_constant();
+    contraction();
+    conversion_rounding();
+    any_nan();
+    undefined_values();
+    tile_groups();
     return check_report("allowed");
 }
