@@ -14,7 +14,25 @@
  *
  * It knows SPIR-V and the fp kit, not instructions: it serves the built-in
  * lowerings and user modules alike.  An instruction it does not model makes
- * the answer SPA_UNSUPPORTED, naming the instruction. */
+ * the answer SPA_UNSUPPORTED, naming the instruction.  doc/allowed-sets.md
+ * says what is modelled, the approximations and the rules relied on; in
+ * short:
+ *  - the strict path rounds to nearest even (toward zero where RoundingModeRTZ
+ *    is in force), keeps denormals (flushes them where DenormFlushToZero is in
+ *    force, keeping the sign), keeps zero signs and fuses every Fma;
+ *  - where no rounding mode is in force for a width, its additions and
+ *    multiplications may also round toward zero (SPA_ROUNDING_MODE); a
+ *    conversion's rounding is either neighbour unless an FPRoundingMode
+ *    decoration or the destination width's mode fixes it;
+ *  - a flushed denormal becomes a zero of its own sign, or of either sign
+ *    where SignedZeroInfNanPreserve is not in force;
+ *  - a NaN result's bits are never promised (any NaN of its width matches);
+ *    where SignedZeroInfNanPreserve is not in force, the rules let a device
+ *    do anything with infinities and NaNs: the set holds the IEEE result and
+ *    the group says so (spa_group.approximate);
+ *  - a value the rules leave undefined (OpUndef, a shift by the width or
+ *    more, a division by zero) is fine until a store, a branch or an address
+ *    depends on it, which makes the answer SPA_UNSUPPORTED. */
 #ifndef TIEFUZZ_SPV_ALLOWED_H
 #define TIEFUZZ_SPV_ALLOWED_H
 
@@ -27,7 +45,7 @@ typedef struct {
     /* The execution mode, where the module declares it, is in force only
      * where the device advertises the matching float-controls property. */
     bool denorm_preserve[3], denorm_flush[3], signed_zero_inf_nan[3], rte[3], rtz[3];
-    bool shader_fma;    /* VK_KHR_shader_fma: OpFmaKHR correctly rounded */
+    bool shader_fma;    /* VK_KHR_shader_fma: OpFmaKHR correctly rounded (OpFmaKHR is not modelled yet) */
 } spa_rules;
 
 /* The liberties a path may take (bit flags). */
@@ -102,7 +120,12 @@ typedef struct {
 /* The module's interface is tiefuzz's (spirv/kernel.h): binding 0 the input
  * words, binding 1 the output words, a push constant the tuple count, one
  * GlobalInvocationId.x per tuple, or per_tuple invocations for a tile (each
- * writes one output word).  spec[i] is SpecId i.
+ * writes one output word).  The tuple is run as tuple 0 of a dispatch of
+ * one: in[0..n_in) at input index 0, a tuple count of 1, invocations 0 to
+ * per_tuple - 1 (one when per_tuple <= 1), each one group.  spec[i] is the
+ * value of SpecId i (i < n_spec; a 64-bit constant takes it zero-extended);
+ * other SpecIds keep their defaults.  Bounded: at most 4096 paths an
+ * invocation (beyond: SPA_TOO_MANY, with the results found so far).
  * Returns 0 with *out filled (status says whether it is complete), or -1
  * with err when the module cannot be read at all. */
 int spa_allowed(const uint32_t *words, size_t n_words, const spa_rules *rules, const uint32_t *spec,
@@ -110,9 +133,12 @@ int spa_allowed(const uint32_t *words, size_t n_words, const spa_rules *rules, c
                 spa_set *out, char *err, size_t errn);
 void spa_set_free(spa_set *s);
 /* Whether device output words dev[0..n_out) are in the set: every group's
- * words equal one of its results (a NaN matching any NaN where any_nan). */
+ * words equal one of its results (a NaN matching any NaN where the result
+ * has a NaN lane there).  False when the status is SPA_UNSUPPORTED; with
+ * SPA_TOO_MANY it answers for the results found. */
 bool spa_contains(const spa_set *s, const uint32_t *dev, unsigned n_out);
-/* The result of the group holding output word w that dev matches, or NULL. */
+/* The result of the group holding output word w that dev (all the tuple's
+ * output words) matches, or NULL. */
 const spa_result *spa_match(const spa_set *s, const uint32_t *dev, unsigned w);
 
 #endif
