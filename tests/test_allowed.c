@@ -524,6 +524,40 @@ static void tile_groups(void)
     spv_module_free(&m);
 }
 
+/* 12. No rounding mode in force: the device rounds every f32 addition the
+ * same way, to nearest even or toward zero.  1 + 1.5u then + 0.75u (u the
+ * ulp of 1): 1 + 3u to nearest, 1 + 1u toward zero; 1 + 2u would need the
+ * two additions to round differently. */
+static void one_rounding_mode(void)
+{
+    const uint32_t in[3] = {0x3f800000, 0x34400000, 0x33c00000};
+    const char *body = "%t = OpFAdd %f32 %a %b\n%s = OpFAdd %f32 %t %c\n";
+    spa_rules rules = rules_rte_szinp();
+    rules.rtz[1] = true;
+    spa_set s;
+    uint32_t mixed = 0x3f800002;
+    if (f32_set("", "", "", body, &rules, in, &s) == 0) {
+        print_set("no rounding mode", &s);
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 2, "no mode: 2 results");
+        CHECK(s.n_groups && s.groups[0].strict.out[0] == 0x3f800003, "no mode: strict to nearest even");
+        CHECK(s.n_groups && has_result(&s, 0x3f800001, SPA_ROUNDING_MODE), "no mode: toward zero, SPA_ROUNDING_MODE");
+        CHECK(!spa_contains(&s, &mixed, 1), "no mode: the two additions round the same way");
+        spa_set_free(&s);
+    }
+    if (f32_set("OpCapability RoundingModeRTE\n", "OpExecutionMode %main RoundingModeRTE 32\n", "", body, &rules, in,
+                &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x3f800003,
+              "RoundingModeRTE 32: to nearest only");
+        spa_set_free(&s);
+    }
+    if (f32_set("OpCapability RoundingModeRTZ\n", "OpExecutionMode %main RoundingModeRTZ 32\n", "", body, &rules, in,
+                &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x3f800001,
+              "RoundingModeRTZ 32: toward zero only");
+        spa_set_free(&s);
+    }
+}
+
 int main(void)
 {
     fma_direct_and_exact();
@@ -537,5 +571,6 @@ int main(void)
     any_nan();
     undefined_values();
     tile_groups();
+    one_rounding_mode();
     return check_report("allowed");
 }

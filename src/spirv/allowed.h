@@ -20,8 +20,9 @@
  *  - the strict path rounds to nearest even (toward zero where RoundingModeRTZ
  *    is in force), keeps denormals (flushes them where DenormFlushToZero is in
  *    force, keeping the sign), keeps zero signs and fuses every Fma;
- *  - where no rounding mode is in force for a width, its additions and
- *    multiplications may also round toward zero (SPA_ROUNDING_MODE); a
+ *  - where no rounding mode is in force for a width, the device may round
+ *    all its additions and multiplications toward zero instead (one choice
+ *    per path and width, SPA_ROUNDING_MODE); a
  *    conversion's rounding is either neighbour unless an FPRoundingMode
  *    decoration or the destination width's mode fixes it;
  *  - a flushed denormal becomes a zero of its own sign, or of either sign
@@ -57,7 +58,7 @@ enum {
     SPA_SIGNED_ZERO = 1u << 4,      /* a zero's sign not kept (no SignedZeroInfNanPreserve in force) */
     SPA_INF_NAN = 1u << 5,          /* inf / NaN not kept (no SignedZeroInfNanPreserve in force) */
     SPA_CONVERT_ROUNDING = 1u << 6, /* OpFConvert narrowing rounded other than to nearest even */
-    SPA_ROUNDING_MODE = 1u << 7,    /* arithmetic rounded toward zero where no rounding mode is in force */
+    SPA_ROUNDING_MODE = 1u << 7,    /* a width's arithmetic rounded toward zero where no rounding mode is in force */
     /* Not a liberty a path takes but an approximation a group reports (see
      * spa_group.approximate): a NaN whose bits the rules leave open reached
      * an integer instruction, which the interpreter fed the default NaN. */

@@ -124,9 +124,9 @@ void spa_result_options(const fp_format *f, fp_value exact, const spa_fmode *m, 
         written_options(f, round_dir(f, exact, SPA_RND_RTZ), m, lib_in | SPA_CONVERT_ROUNDING, out);
         written_options(f, round_dir(f, exact, exact.sign ? SPA_RND_RTN : SPA_RND_RTP), m,
                         lib_in | SPA_CONVERT_ROUNDING, out);
-    } else if (!conv && m->round == SPA_RND_FREE) {
-        written_options(f, round_dir(f, exact, SPA_RND_RTZ), m, lib_in | SPA_ROUNDING_MODE, out);
     }
+    /* Arithmetic arrives with its mode decided: where none is in force the
+     * interpreter chooses one per path and width (allowed_fops.c). */
 }
 
 static void note_specials(const fp_format *f, const uint64_t *a, unsigned n, const spa_fmode *m, spa_fcands *out)

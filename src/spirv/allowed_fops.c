@@ -39,6 +39,59 @@ static bool contractible(spa_run *r, unsigned add_id, unsigned opnd, unsigned co
     return d->opcode == SpvOpFMul && !m->no_contraction[opnd] && r->vals[opnd].has_prod[comp];
 }
 
+/* Every value of one component of an arithmetic instruction, its operands
+ * x (ids ops) read every allowed way, with mode's rounding. */
+static void arith_cands(spa_run *r, spa_fop op, const fp_format *f, const uint64_t *x, const uint32_t *ops,
+                        unsigned rid, unsigned comp, spa_fmode m, spa_fcands *c)
+{
+    memset(c, 0, sizeof *c);
+    spa_float_arith(op, f, x, &m, c);
+    bool is_add = op == SPA_F_ADD || op == SPA_F_SUB;
+    for (unsigned j = 0; is_add && j < 2; j++)
+        if (contractible(r, rid, ops[j], comp))
+            spa_float_fused(f, r->vals[ops[j]].prod[comp], x[1 - j], j == 0, op == SPA_F_SUB, &m, SPA_CONTRACTED, c);
+}
+
+static bool same_cands(const spa_fcands *a, const spa_fcands *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (unsigned i = 0; i < a->n; i++)
+        if (a->c[i].bits != b->c[i].bits)
+            return false;
+    return true;
+}
+
+/* The mode an arithmetic instruction rounds with.  Where none is in force
+ * for its width the device's own mode rounds every instruction of that
+ * width, to nearest even or toward zero: one choice a path makes at the
+ * first instruction where the two differ (SPA_ROUNDING_MODE), kept after. */
+static spa_fmode rounding_of(spa_run *r, const spa_inst *in, spa_fop op, const fp_format *f, const uint64_t *x,
+                             const uint32_t *ops, unsigned rid, unsigned comp)
+{
+    int w = spa_width_index(f->bits);
+    spa_fmode m = r->mode[w];
+    if (m.round != SPA_RND_FREE)
+        return m;
+    m.round = r->round_chosen[w] == 2 ? SPA_RND_RTZ : SPA_RND_RTE;
+    if (r->round_chosen[w])
+        return m;
+    spa_fmode rtz = m;
+    rtz.round = SPA_RND_RTZ;
+    spa_fcands a, b;
+    arith_cands(r, op, f, x, ops, rid, comp, m, &a);
+    arith_cands(r, op, f, x, ops, rid, comp, rtz, &b);
+    if (same_cands(&a, &b))
+        return m;
+    if (spa_choose(r, 2) == 0) {
+        r->round_chosen[w] = 1;
+        return m;
+    }
+    r->round_chosen[w] = 2;
+    spa_take(r, in, SPA_ROUNDING_MODE);
+    return rtz;
+}
+
 int spa_op_float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type, unsigned rid, const uint32_t *ops,
                        unsigned n_args)
 {
@@ -51,7 +104,6 @@ int spa_op_float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type
     for (unsigned j = 0; j < n_args; j++)
         if (!(a[j] = spa_get(r, in, ops[j])))
             return -1;
-    spa_fmode m = r->mode[spa_width_index(t->width)];
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;
@@ -61,13 +113,8 @@ int spa_op_float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type
             continue;
         }
         uint64_t x[3] = {a[0]->c[i], n_args > 1 ? a[1]->c[i] : 0, n_args > 2 ? a[2]->c[i] : 0};
-        spa_fcands c = {0};
-        spa_float_arith(op, f, x, &m, &c);
-        bool is_add = op == SPA_F_ADD || op == SPA_F_SUB;
-        for (unsigned j = 0; is_add && j < 2; j++)
-            if (contractible(r, rid, ops[j], i))
-                spa_float_fused(f, r->vals[ops[j]].prod[i], x[1 - j], j == 0, op == SPA_F_SUB, &m, SPA_CONTRACTED,
-                                &c);
+        spa_fcands c;
+        arith_cands(r, op, f, x, ops, rid, i, rounding_of(r, in, op, f, x, ops, rid, i), &c);
         if (c.overflow)
             return spa_fail_at(r, in, "too many distinct results for one instruction");
         pick(r, in, &c, f, &res, i);

@@ -149,6 +149,9 @@ typedef struct {
     bool failed;
     char why[96];
     char undef_from[96];   /* the first undefined value of this path: where it came from */
+    /* Per width with no rounding mode in force: the device's mode this path
+     * chose (0: not yet, 1: to nearest even, 2: toward zero). */
+    uint8_t round_chosen[3];
     unsigned cur_label, prev_label;
 } spa_run;
 

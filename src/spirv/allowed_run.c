@@ -434,6 +434,7 @@ static int run_path(spa_run *r)
     r->liberties = r->n_lib_choices = 0;
     r->where[0] = 0;
     r->undef_from[0] = 0;
+    memset(r->round_chosen, 0, sizeof r->round_chosen);
     r->n_words = 0;
     r->cur_label = r->prev_label = 0;
     if (run_globals(r))
