@@ -4,7 +4,8 @@
 #     exit 1, findings and regression candidates, a JUnit failure per finding,
 #     a SARIF result per finding or crash;
 #   night 2 with the known rules: nothing new, exit 0, and the libFuzzer
-#     corpora start from what night 1 kept.
+#     corpora start from what night 1 kept;
+#   each night appends its line to history.jsonl and writes report.html.
 # summary.json and junit.xml are checked for structure, results.sarif against
 # the SARIF 2.1.0 shape (the properties the schema requires, and the links
 # between results and rules).  Shares the fuzz suite's clang build.
@@ -157,6 +158,25 @@ llvmpipe*) check_reports "$tmp/n" yes && ok || bad "night 1 reports" ;;
 esac
 cp "$tmp/n/summary.json" "$tmp/night1.json" 2>/dev/null
 
+# The page and the history (issue 14): one history line a night, and report.html beside the reports.
+check_history() {  # check_history DIR NIGHTS
+    python3 - "$@" <<'PY'
+import json, sys
+out, nights = sys.argv[1], int(sys.argv[2])
+lines = open(f"{out}/history.jsonl").read().splitlines()
+assert len(lines) == nights, (len(lines), nights)
+s = json.load(open(f"{out}/summary.json"))
+last = json.loads(lines[-1])
+assert last["version"] == 1 and last["date"] == s["date"] and last["exit_status"] == s["exit_status"], last
+op = last["ops"]["rdna2.v_fma_f32"]
+assert op["cases"] > 0 and op["cases_per_s"] > 0 and op["cells"] > 0 and op["new"] + op["known"] > 0, op
+assert set(last["fuzz_targets"]) == {"fuzz_diff", "fuzz_formats"}, last["fuzz_targets"]
+page = open(f"{out}/report.html").read()
+assert 'data-op="rdna2.v_fma_f32"' in page and f"{nights} night" in page
+PY
+}
+check_history "$tmp/n" 1 && ok || bad "night 1: history.jsonl or report.html"
+
 # The second night's campaign runs on two worker processes.
 "$N" --time 16s --ops rdna2.v_fma_f32 --out "$tmp/n" --jobs 2 >"$tmp/night2.log" 2>&1
 night2=$?
@@ -166,6 +186,7 @@ case "$default" in
 llvmpipe*)
     [ $night2 = 0 ] && ok || { tail -20 "$tmp/night2.log"; bad "night 2 with the known rules: exit $night2, want 0"; }
     check_reports "$tmp/n" no "$tmp/night1.json" && ok || bad "night 2 reports"
+    check_history "$tmp/n" 2 && ok || bad "night 2: history.jsonl or report.html"
     ;;
 *) check_reports "$tmp/n" any "$tmp/night1.json" && ok || bad "night 2 reports" ;;
 esac

@@ -93,7 +93,7 @@ assert len(titles) >= len(plots) and len(descs) >= len(plots)
 for want in ("Cases per night", "Cases per second", "New findings and crashes", "Rounding cells reached"):
     assert want in titles, (want, titles)
 assert all(a.get("role") == "img" and a.get("aria-labelledby") for a in plots)
-assert "night (UTC date)" in dom
+assert "night (UTC " in dom
 assert text_of(lambda t, a: t == "details" and a.get("id") == "trend-data")
 # The verdict at the top, before the op table.
 assert dom.index('id="verdict"') < dom.index('id="ops"')

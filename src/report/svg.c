@@ -42,6 +42,16 @@ static double y_at(double v, double top)
     return TOP + (H - TOP - BOTTOM) * (1 - v / top);
 }
 
+/* "2026-12-01T03:17:00+00:00" as "2026-12-01", or "2026-12-01 03:17" (escaped: it is input). */
+static void label(FILE *f, const char *date, bool with_time)
+{
+    char buf[20];
+    snprintf(buf, sizeof buf, "%.*s", with_time ? 16 : 10, date ? date : "");
+    if (with_time && strlen(buf) > 10)
+        buf[10] = ' ';
+    rep_escape(f, buf);
+}
+
 static void axes(FILE *f, const rep_plot *p, double top)
 {
     char buf[32];
@@ -53,7 +63,10 @@ static void axes(FILE *f, const rep_plot *p, double top)
         fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", LEFT, y, W - RIGHT, y);
         fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6, y + 4, buf);
     }
-    /* The first and the last night's dates (and the middle one's when there is room). */
+    /* The first and the last night's dates (and the middle one's when there is room);
+     * with the time of day when they all fall on one day. */
+    const char *first = p->x_labels[0] ? p->x_labels[0] : "", *last = p->x_labels[p->n_x - 1];
+    bool same_day = p->n_x > 1 && last && !strncmp(first, last, 10);
     unsigned marks[3] = {0, p->n_x / 2, p->n_x - 1}, n_marks = p->n_x > 4 ? 3 : p->n_x > 1 ? 2 : 1;
     if (n_marks == 2)
         marks[1] = p->n_x - 1;
@@ -61,10 +74,11 @@ static void axes(FILE *f, const rep_plot *p, double top)
         unsigned i = marks[k];
         const char *anchor = p->n_x < 2 || (k == 1 && n_marks == 3) ? "middle" : k == 0 ? "start" : "end";
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">", x_at(p, i), H - BOTTOM + 16, anchor);
-        fprintf(f, "%.10s</text>", p->x_labels[i] ? p->x_labels[i] : "");
+        label(f, p->x_labels[i], same_day);
+        fputs("</text>", f);
     }
-    fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">night (UTC date)</text>",
-            LEFT + (W - LEFT - RIGHT) / 2, H - 6);
+    fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">night (UTC %s)</text>",
+            LEFT + (W - LEFT - RIGHT) / 2, H - 6, same_day ? "date and time" : "date");
     fprintf(f, "<text class=\"label\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">", TOP + (H - TOP - BOTTOM) / 2);
     rep_escape(f, p->y_label);
     fputs("</text></g>", f);
