@@ -360,6 +360,17 @@ static void signed_zero(void)
         CHECK(spa_contains(&s, &minus, 1), "SZINP not in force: -0 inside");
         spa_set_free(&s);
     }
+    /* 1 + -1: no zero operand, the result's own sign is free. */
+    if (f32_add_set(cap, mode, &not_advertised, 0x3f800000, 0xbf800000, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].strict.out[0] == 0 && has_result(&s, 0x80000000, SPA_SIGNED_ZERO),
+              "SZINP not in force: 1 + -1 may be written -0");
+        spa_set_free(&s);
+    }
+    if (f32_add_set(cap, mode, &advertised, 0x3f800000, 0xbf800000, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0,
+              "SZINP in force: 1 + -1 is +0 only");
+        spa_set_free(&s);
+    }
 }
 
 /* 6. rdna2.v_madak_f32 with K (SpecId 0) = +0 and S0*S1 = -0: -0 + +0 = +0. */
@@ -558,6 +569,25 @@ static void one_rounding_mode(void)
     }
 }
 
+/* 13. A denormal that only a float instruction reads forks nothing where its
+ * flush cannot change the result: (2^-126 + 2^-149) - 2^-126 + 1 is 1.0 on
+ * one path. */
+static void absorbed_denormal(void)
+{
+    const uint32_t in[3] = {0x00800001, 0x80800000, 0x3f800000};
+    spa_rules rules = rules_rte_szinp();
+    const char *cap = "OpCapability SignedZeroInfNanPreserve\n",
+               *mode = "OpExecutionMode %main SignedZeroInfNanPreserve 32\n";
+    spa_set s;
+    if (f32_set(cap, mode, "", "%d = OpFAdd %f32 %a %b\n%s = OpFAdd %f32 %d %c\n", &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x3f800000,
+              "the sum is 1.0 whether the denormal is flushed or not");
+        CHECK(s.n_groups && s.groups[0].n_paths == 1, "one path, not one per way of writing the denormal (%u)",
+              s.n_groups ? s.groups[0].n_paths : 0);
+        spa_set_free(&s);
+    }
+}
+
 int main(void)
 {
     fma_direct_and_exact();
@@ -572,5 +602,6 @@ int main(void)
     undefined_values();
     tile_groups();
     one_rounding_mode();
+    absorbed_denormal();
     return check_report("allowed");
 }

@@ -81,6 +81,9 @@ static int integer_binary(spa_run *r, const spa_inst *in, unsigned op, unsigned 
     const spa_val *a = spa_get(r, in, ops[0]), *b = a ? spa_get(r, in, ops[1]) : NULL;
     if (!b)
         return -1;
+    spa_val settled_a, settled_b;
+    a = spa_settle(r, a, &settled_a);
+    b = spa_settle(r, b, &settled_b);
     unsigned n;
     const spa_type *t = spa_scalar_of(r, type, &n);
     /* Comparisons compute in the operands' width, shifts in the base's. */
@@ -125,7 +128,10 @@ static int integer_unary(spa_run *r, const spa_inst *in, unsigned op, unsigned t
     const spa_type *s = spa_scalar_of(r, spa_type_id_of(r, ops[0]), &n_from);
     if (n > SPA_MAXC || n != a->n)
         return spa_fail_at(r, in, "type not modelled");
-    bool transparent = op == SpvOpUConvert;   /* zero extension or truncation keeps lanes */
+    bool transparent = op == SpvOpUConvert && t->width >= s->width;   /* zero extension keeps lanes */
+    spa_val settled;
+    if (!transparent)
+        a = spa_settle(r, a, &settled);
     if (spa_tainted(a) && !transparent)
         r->approximate |= SPA_NAN_PAYLOAD;
     spa_val res;
@@ -138,6 +144,8 @@ static int integer_unary(spa_run *r, const spa_inst *in, unsigned op, unsigned t
         case SpvOpUConvert:
             res.c[i] = x;
             res.nan[i] = t->width >= s->width ? a->nan[i] : a->nan[i] & (uint16_t)((1u << (3 * (t->width / 16))) - 1);
+            res.open[i] = a->open[i];
+            res.open_from[i] = a->open_from[i];
             break;
         case SpvOpSConvert: res.c[i] = spa_sext(x, s->width); break;
         case SpvOpSNegate: res.c[i] = ~x + 1; break;
@@ -166,13 +174,20 @@ static int bitcast(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, 
     unsigned wt = comp_width(t), ws = comp_width(s);
     if (wt % 16 || ws % 16 || n > SPA_MAXC || n_from > SPA_MAXC || n * wt != n_from * ws)
         return spa_fail_at(r, in, "type not modelled");
-    /* Through 16-bit lanes: data and NaN codes. */
-    uint16_t lane[16], code[16];
+    /* Open fields are settled before a narrower shape would cut them. */
+    spa_val settled;
+    if (wt < ws)
+        a = spa_settle(r, a, &settled);
+    /* Through 16-bit lanes: data, NaN and open codes. */
+    uint16_t lane[16], code[16], open[16];
+    unsigned from[16];
     unsigned k = 0;
     for (unsigned i = 0; i < n_from; i++)
         for (unsigned l = 0; l < ws / 16; l++, k++) {
             lane[k] = (uint16_t)(a->c[i] >> (16 * l));
             code[k] = (a->nan[i] >> (3 * l)) & 7;
+            open[k] = (a->open[i] >> (3 * l)) & 7;
+            from[k] = a->open_from[i];
         }
     spa_val *v = spa_result_slot(r, rid, n);
     /* Undefined components: the same ones when the shapes match, else all. */
@@ -182,6 +197,9 @@ static int bitcast(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, 
         for (unsigned l = 0; l < wt / 16; l++, k++) {
             v->c[i] |= (uint64_t)lane[k] << (16 * l);
             v->nan[i] |= (uint16_t)(code[k] << (3 * l));
+            v->open[i] |= (uint16_t)(open[k] << (3 * l));
+            if (open[k] && !v->open_from[i])
+                v->open_from[i] = from[k];
         }
     return 0;
 }
@@ -204,6 +222,8 @@ int spa_composite_construct(spa_run *r, const spa_inst *in, unsigned type, unsig
             if (res.n == SPA_MAXC)
                 return spa_fail_at(r, in, "type not modelled");
             res.nan[res.n] = a->nan[i];
+            res.open[res.n] = a->open[i];
+            res.open_from[res.n] = a->open_from[i];
             if (a->undef & (1u << i))
                 res.undef |= (uint8_t)(1u << res.n);
             res.c[res.n++] = a->c[i];
@@ -223,6 +243,8 @@ static int composite_extract(spa_run *r, const spa_inst *in, unsigned rid, const
     spa_val *v = spa_result_slot(r, rid, 1);
     v->c[0] = a->c[ops[1]];
     v->nan[0] = a->nan[ops[1]];
+    v->open[0] = a->open[ops[1]];
+    v->open_from[0] = a->open_from[ops[1]];
     v->undef = (a->undef >> ops[1]) & 1;
     return 0;
 }
@@ -238,6 +260,8 @@ static int composite_insert(spa_run *r, const spa_inst *in, unsigned rid, const 
     memset(res.has_prod, 0, sizeof res.has_prod);
     res.c[ops[2]] = obj->c[0];
     res.nan[ops[2]] = obj->nan[0];
+    res.open[ops[2]] = obj->open[0];
+    res.open_from[ops[2]] = obj->open_from[0];
     res.undef = (uint8_t)((res.undef & ~(1u << ops[2])) | ((obj->undef & 1u) << ops[2]));
     r->vals[rid] = res;
     return 0;
@@ -259,6 +283,8 @@ static int vector_shuffle(spa_run *r, const spa_inst *in, unsigned rid, const ui
             return spa_fail_at(r, in, "an undefined component");
         v->c[i] = src->c[j];
         v->nan[i] = src->nan[j];
+        v->open[i] = src->open[j];
+        v->open_from[i] = src->open_from[j];
         v->undef |= (uint8_t)(((src->undef >> j) & 1u) << i);
     }
     return 0;
@@ -278,6 +304,8 @@ static int select_op(spa_run *r, const spa_inst *in, unsigned rid, const uint32_
         const spa_val *src = pick_x ? x : y;
         res.c[i] = src->c[i];
         res.nan[i] = src->nan[i];
+        res.open[i] = src->open[i];
+        res.open_from[i] = src->open_from[i];
         if (((c->undef >> ci) & 1) || ((src->undef >> i) & 1))
             res.undef |= (uint8_t)(1u << i);
     }
@@ -302,6 +330,9 @@ static int glsl(spa_run *r, const spa_inst *in, unsigned type, unsigned rid, con
     const spa_val *a = spa_get(r, in, ops[0]), *b = minmax && a ? spa_get(r, in, ops[1]) : a;
     if (!b)
         return -1;
+    spa_val settled_a, settled_b;
+    a = spa_settle(r, a, &settled_a);
+    b = minmax ? spa_settle(r, b, &settled_b) : a;
     unsigned n;
     const spa_type *s = spa_scalar_of(r, spa_type_id_of(r, ops[0]), &n);
     if (s->kind != TK_INT || n > SPA_MAXC)

@@ -33,14 +33,18 @@ static bool same_value(const fp_value *a, const fp_value *b)
 
 /* Keeps one candidate per distinct outcome: the one with the fewest
  * liberties (the first on a tie, so the strict one stays first). */
-void spa_cands_add(spa_fcands *out, uint64_t bits, unsigned lib, const fp_value *prod)
+void spa_cands_add_open(spa_fcands *out, const fp_format *f, uint64_t bits, unsigned lib, const fp_value *prod,
+                        bool open)
 {
     for (unsigned i = 0; i < out->n; i++) {
         spa_fcand *c = &out->c[i];
-        if (c->bits != bits || c->has_prod != (prod != NULL) || (prod && !same_value(&c->prod, prod)))
+        /* An open zero stands for both zeros. */
+        bool same = c->bits == bits || (f && open && c->open && is_zero_bits(f, bits) && is_zero_bits(f, c->bits));
+        if (!same || c->has_prod != (prod != NULL) || (prod && !same_value(&c->prod, prod)))
             continue;
         if (__builtin_popcount(lib) < __builtin_popcount(c->lib))
             c->lib = lib;
+        c->open |= open;
         return;
     }
     if (out->n == SPA_MAX_CANDS) {
@@ -51,19 +55,28 @@ void spa_cands_add(spa_fcands *out, uint64_t bits, unsigned lib, const fp_value 
     memset(c, 0, sizeof *c);
     c->bits = bits;
     c->lib = lib;
+    c->open = open;
     if (prod) {
         c->has_prod = true;
         c->prod = *prod;
     }
 }
 
+void spa_cands_add(spa_fcands *out, uint64_t bits, unsigned lib, const fp_value *prod)
+{
+    spa_cands_add_open(out, NULL, bits, lib, prod, false);
+}
+
 unsigned spa_read_options(const fp_format *f, uint64_t bits, const spa_fmode *m, uint64_t opt[3], unsigned lib[3])
 {
     bool negative = (bits & sign_bit(f)) != 0;
-    if (!fp_is_subnormal_bits(f, bits) || m->preserve) {
-        opt[0] = bits, lib[0] = 0;
-        return 1;
+    opt[0] = bits, lib[0] = 0;
+    if (is_zero_bits(f, bits) && !m->szinp) {   /* a zero's sign is not kept */
+        opt[1] = bits ^ sign_bit(f), lib[1] = SPA_SIGNED_ZERO;
+        return 2;
     }
+    if (!fp_is_subnormal_bits(f, bits) || m->preserve)
+        return 1;
     unsigned n = 0;
     if (m->flush) {   /* the flush is the only behaviour; its sign is kept */
         opt[n] = zero_bits(f, negative), lib[n++] = 0;
@@ -89,27 +102,46 @@ static uint64_t round_dir(const fp_format *f, fp_value v, spa_rounding dir)
     return away ? toward_zero + 1 : toward_zero;
 }
 
-/* A rounded value's own liberties: a denormal flushed, a zero's sign. */
+unsigned spa_open_options(const fp_format *f, uint64_t bits, const spa_fmode *m, uint64_t opt[3], unsigned lib[3])
+{
+    bool negative = (bits & sign_bit(f)) != 0;
+    opt[0] = bits, lib[0] = 0;
+    if (is_zero_bits(f, bits) && !m->szinp) {
+        opt[1] = bits ^ sign_bit(f), lib[1] = SPA_SIGNED_ZERO;
+        return 2;
+    }
+    if (!fp_is_subnormal_bits(f, bits) || m->preserve || m->flush)
+        return 1;
+    opt[1] = zero_bits(f, negative), lib[1] = SPA_FLUSH_RESULT;
+    if (m->szinp)
+        return 2;
+    opt[2] = zero_bits(f, !negative), lib[2] = SPA_FLUSH_RESULT | SPA_SIGNED_ZERO;
+    return 3;
+}
+
+/* A rounded value as written.  Under DenormFlushToZero a denormal becomes a
+ * zero of its sign, the only behaviour.  Otherwise a denormal's flush and a
+ * zero's sign are left open: every float instruction that reads the value
+ * takes them itself (spa_read_options), and the interpreter settles them
+ * where the bits are observed otherwise (spa_open_options: a store, an
+ * integer instruction), so that a choice that changes nothing forks nothing. */
 static void written_options(const fp_format *f, uint64_t r, const spa_fmode *m, unsigned lib, spa_fcands *out)
 {
-    bool negative = (r & sign_bit(f)) != 0;
-    if (fp_is_subnormal_bits(f, r) && !m->preserve) {
-        if (m->flush) {
-            spa_cands_add(out, zero_bits(f, negative), lib, NULL);
-        } else {
-            spa_cands_add(out, r, lib, NULL);
-            spa_cands_add(out, zero_bits(f, negative), lib | SPA_FLUSH_RESULT, NULL);
-        }
-        if (!m->szinp)
-            spa_cands_add(out, zero_bits(f, !negative), lib | (m->flush ? 0 : SPA_FLUSH_RESULT) | SPA_SIGNED_ZERO,
-                          NULL);
-        return;
-    }
-    spa_cands_add(out, r, lib, NULL);
-    if (is_zero_bits(f, r) && !m->szinp)
-        spa_cands_add(out, r ^ sign_bit(f), lib | SPA_SIGNED_ZERO, NULL);
     if (spa_is_inf_or_nan(f, r) && !m->szinp)
         out->inf_nan = true;
+    bool negative = (r & sign_bit(f)) != 0, denormal = fp_is_subnormal_bits(f, r);
+    if (denormal && m->flush && !m->preserve)
+        r = zero_bits(f, negative);
+    if (m->lazy) {
+        bool open = (denormal && !m->preserve && !m->flush) || (is_zero_bits(f, r) && !m->szinp);
+        spa_cands_add_open(out, f, r, lib, NULL, open);
+        return;
+    }
+    /* Observed as written: every way it may be written is a candidate. */
+    uint64_t opt[3];
+    unsigned l[3], n = spa_open_options(f, r, m, opt, l);
+    for (unsigned i = 0; i < n; i++)
+        spa_cands_add(out, opt[i], lib | l[i], NULL);
 }
 
 void spa_result_options(const fp_format *f, fp_value exact, const spa_fmode *m, spa_rounding conv_round, bool conv,
@@ -157,10 +189,17 @@ static void fma_options(const fp_format *f, uint64_t a, uint64_t b, uint64_t c, 
     fp_value prod = fp_mul(fp_decode(f, a), fp_decode(f, b));
     spa_result_options(f, fp_add(prod, fp_decode(f, c)), m, SPA_RND_FREE, false, lib, out);
     spa_fcands mul = {0};
-    spa_result_options(f, prod, m, SPA_RND_FREE, false, lib | SPA_FMA_UNFUSED, &mul);
-    for (unsigned i = 0; i < mul.n; i++)
-        spa_result_options(f, fp_add(fp_decode(f, mul.c[i].bits), fp_decode(f, c)), m, SPA_RND_FREE, false,
-                           mul.c[i].lib, out);
+    spa_fmode inner = *m;   /* the rounded product is read by the add only */
+    inner.lazy = true;
+    spa_result_options(f, prod, &inner, SPA_RND_FREE, false, lib | SPA_FMA_UNFUSED, &mul);
+    for (unsigned i = 0; i < mul.n; i++) {
+        /* The rounded product is read by the add like any operand. */
+        uint64_t opt[3];
+        unsigned l[3], n = spa_read_options(f, mul.c[i].bits, m, opt, l);
+        for (unsigned j = 0; j < n; j++)
+            spa_result_options(f, fp_add(fp_decode(f, opt[j]), fp_decode(f, c)), m, SPA_RND_FREE, false,
+                               mul.c[i].lib | l[j], out);
+    }
     out->overflow |= mul.overflow;
     out->inf_nan |= mul.inf_nan;
 }
@@ -187,7 +226,8 @@ void spa_float_arith(spa_fop op, const fp_format *f, const uint64_t *a, const sp
                 spa_result_options(f, v, m, SPA_RND_FREE, false, l, &one);
                 out->inf_nan |= one.inf_nan;
                 for (unsigned c = 0; c < one.n; c++)
-                    spa_cands_add(out, one.c[c].bits, one.c[c].lib, op == SPA_F_MUL ? &v : NULL);
+                    spa_cands_add_open(out, f, one.c[c].bits, one.c[c].lib, op == SPA_F_MUL ? &v : NULL,
+                                       one.c[c].open);
             }
 }
 

@@ -23,6 +23,10 @@ static void pick(spa_run *r, const spa_inst *in, const spa_fcands *c, const fp_f
     v->c[i] = c->c[k].bits;
     if (f && fp_is_nan_bits(f, c->c[k].bits))
         v->nan[i] = nan_code(f->bits);
+    if (f && c->c[k].open) {
+        v->open[i] = nan_code(f->bits);
+        v->open_from[i] = in->result;
+    }
     if (c->c[k].has_prod) {
         v->has_prod[i] = true;
         v->prod[i] = c->c[k].prod;
@@ -71,6 +75,7 @@ static spa_fmode rounding_of(spa_run *r, const spa_inst *in, spa_fop op, const f
 {
     int w = spa_width_index(f->bits);
     spa_fmode m = r->mode[w];
+    m.lazy = !r->m->observed[rid];
     if (m.round != SPA_RND_FREE)
         return m;
     m.round = r->round_chosen[w] == 2 ? SPA_RND_RTZ : SPA_RND_RTE;
@@ -144,6 +149,7 @@ int spa_op_float_convert(spa_run *r, const spa_inst *in, unsigned type, unsigned
     if (!to || !from || t->kind != TK_FLOAT || s->kind != TK_FLOAT || n > SPA_MAXC)
         return spa_fail_at(r, in, "float type not modelled");
     spa_fmode mf = r->mode[spa_width_index(s->width)], mt = r->mode[spa_width_index(t->width)];
+    mt.lazy = !r->m->observed[rid];
     spa_rounding conv = conversion_rounding(r, rid, t->width);
     spa_val res;
     memset(&res, 0, sizeof res);
@@ -166,6 +172,8 @@ int spa_op_int_to_float(spa_run *r, const spa_inst *in, unsigned type, unsigned 
     const spa_val *a = spa_get(r, in, ops[0]);
     if (!a)
         return -1;
+    spa_val settled;
+    a = spa_settle(r, a, &settled);
     const spa_type *t = spa_scalar_of(r, type, &n);
     const spa_type *s = spa_scalar_of(r, spa_type_id_of(r, ops[0]), &n_from);
     const fp_format *to = spa_format_of(t->width);
@@ -174,6 +182,7 @@ int spa_op_int_to_float(spa_run *r, const spa_inst *in, unsigned type, unsigned 
     if (spa_tainted(a))
         r->approximate |= SPA_NAN_PAYLOAD;
     spa_fmode mt = r->mode[spa_width_index(t->width)];
+    mt.lazy = !r->m->observed[rid];
     spa_val res;
     memset(&res, 0, sizeof res);
     res.state = V_VALUE, res.n = (uint8_t)n;

@@ -42,6 +42,10 @@ typedef struct {
     int32_t *spec_id;      /* -1: none */
     int8_t *fp_rounding;   /* FPRoundingMode decoration: 0 RTE, 1 RTZ, 2 RTP, 3 RTN, -1 none */
     uint8_t *var_kind;     /* spa_var_kind of an OpVariable */
+    /* 1 where some instruction other than a float arithmetic, conversion or
+     * comparison reads the id (a store, a bitcast, an integer instruction):
+     * its bits are observed as they are. */
+    uint8_t *observed;
     unsigned glsl_set;     /* the GLSL.std.450 import id, 0 if none */
     unsigned entry;        /* the GLCompute entry point */
     unsigned fn_begin, fn_end;  /* the entry function's instructions [begin, end) */
@@ -64,12 +68,16 @@ typedef enum { SPA_RND_RTE, SPA_RND_RTZ, SPA_RND_RTP, SPA_RND_RTN, SPA_RND_FREE 
 typedef struct {
     bool preserve, flush, szinp;
     spa_rounding round;    /* arithmetic: RTE, RTZ or FREE (none in force) */
+    /* Only float instructions read the result: a denormal's flush and a
+     * zero's sign are left to them (spa_fcand.open) instead of forking here. */
+    bool lazy;
 } spa_fmode;
 
 /* One value an operation may produce, with the liberties that produce it. */
 typedef struct {
     uint64_t bits;
     unsigned lib;
+    bool open;             /* a denormal's flush or a zero's sign left to its readers */
     bool has_prod;         /* OpFMul: the exact product, for a contraction */
     fp_value prod;
 } spa_fcand;
@@ -85,11 +93,16 @@ typedef struct {
 const fp_format *spa_format_of(unsigned bits);
 /* How an operand may be read: itself, or a denormal as a zero. */
 unsigned spa_read_options(const fp_format *f, uint64_t bits, const spa_fmode *m, uint64_t opt[3], unsigned lib[3]);
+/* How an open value (spa_fcand.open) may be observed: itself, a denormal
+ * flushed, a zero of either sign. */
+unsigned spa_open_options(const fp_format *f, uint64_t bits, const spa_fmode *m, uint64_t opt[3], unsigned lib[3]);
 /* The values an exact result may be written as, added to out (with lib_in
  * added to their liberties).  conv: a conversion (its own rounding rule). */
 void spa_result_options(const fp_format *f, fp_value exact, const spa_fmode *m, spa_rounding conv_round, bool conv,
                         unsigned lib_in, spa_fcands *out);
 void spa_cands_add(spa_fcands *out, uint64_t bits, unsigned lib, const fp_value *prod);
+void spa_cands_add_open(spa_fcands *out, const fp_format *f, uint64_t bits, unsigned lib, const fp_value *prod,
+                        bool open);
 bool spa_is_inf_or_nan(const fp_format *f, uint64_t bits);
 
 typedef enum { SPA_F_ADD, SPA_F_SUB, SPA_F_MUL, SPA_F_NEG, SPA_F_ABS, SPA_F_FMA } spa_fop;
@@ -123,6 +136,11 @@ typedef struct {
      * branch or an address depends on one. */
     uint8_t undef;
     uint16_t nan[SPA_MAXC];           /* per component: NaN lane codes, 3 bits per 16-bit lane */
+    /* Per component, the same lane codes for float fields left open (a
+     * denormal's flush, a zero's sign: spa_fcand.open), and the instruction
+     * that wrote them. */
+    uint16_t open[SPA_MAXC];
+    unsigned open_from[SPA_MAXC];
     uint64_t c[SPA_MAXC];
     unsigned ptr_var, ptr_n;      /* V_POINTER: the variable and the indices into it */
     uint64_t ptr_idx[2];
@@ -172,6 +190,9 @@ const spa_type *spa_scalar_of(const spa_run *r, unsigned type, unsigned *n);
 const spa_val *spa_get(spa_run *r, const spa_inst *in, unsigned id);
 spa_val *spa_result_slot(spa_run *r, unsigned id, unsigned n);
 bool spa_tainted(const spa_val *v);
+/* v with its open fields settled (one choice each, in tmp), for an
+ * instruction that observes bits; v itself when none is open. */
+const spa_val *spa_settle(spa_run *r, const spa_val *v, spa_val *tmp);
 /* The type of an operand id. */
 static inline unsigned spa_type_id_of(const spa_run *r, unsigned id) { return r->m->inst[r->m->def[id]].type; }
 

@@ -16,14 +16,46 @@ typedef struct {
     spa_module *m;
     unsigned cap;
     size_t offset;   /* where the next instruction starts in m->words */
+    unsigned glsl_set;
 } reader;
 
 static spv_result_t on_header(void *user, spv_endianness_t e, uint32_t magic, uint32_t version, uint32_t generator,
                               uint32_t id_bound, uint32_t reserved)
 {
     (void)e, (void)magic, (void)version, (void)generator, (void)reserved;
-    ((reader *)user)->m->bound = id_bound;
-    return SPV_SUCCESS;
+    spa_module *m = ((reader *)user)->m;
+    m->bound = id_bound;
+    m->observed = calloc(id_bound ? id_bound : 1, 1);
+    return m->observed ? SPV_SUCCESS : SPV_ERROR_OUT_OF_MEMORY;
+}
+
+/* Instructions that read their float operands as values (and so take a
+ * denormal's flush or a zero's sign themselves). */
+static bool float_reader(const reader *r, const spv_parsed_instruction_t *p)
+{
+    switch (p->opcode) {
+    case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFNegate: case SpvOpFConvert: case SpvOpIsNan:
+    case SpvOpIsInf:
+        return true;
+    case SpvOpExtInst:
+        return p->num_words > 4 && p->words[3] == r->glsl_set && (p->words[4] == 50 || p->words[4] == 4);  /* Fma, FAbs */
+    default:
+        return p->opcode >= SpvOpFOrdEqual && p->opcode <= SpvOpFUnordGreaterThanEqual;
+    }
+}
+
+static void note_uses(reader *r, const spv_parsed_instruction_t *p)
+{
+    spa_module *m = r->m;
+    if (p->opcode == SpvOpExtInstImport && p->num_words > 2 && !strcmp((const char *)&p->words[2], "GLSL.std.450"))
+        r->glsl_set = p->result_id;
+    if (float_reader(r, p) || !m->observed)
+        return;
+    for (unsigned k = 0; k < p->num_operands; k++) {
+        const spv_parsed_operand_t *o = &p->operands[k];
+        if (o->type == SPV_OPERAND_TYPE_ID && p->words[o->offset] < m->bound)
+            m->observed[p->words[o->offset]] = 1;
+    }
 }
 
 static spv_result_t on_inst(void *user, const spv_parsed_instruction_t *p)
@@ -42,6 +74,7 @@ static spv_result_t on_inst(void *user, const spv_parsed_instruction_t *p)
      * own copy, where instructions follow each other from word 5. */
     m->inst[m->n_inst++] = (spa_inst){p->opcode, p->type_id, p->result_id, p->num_words, m->words + r->offset};
     r->offset += p->num_words;
+    note_uses(r, p);
     return SPV_SUCCESS;
 }
 
@@ -199,7 +232,7 @@ int spa_module_read(const uint32_t *words, size_t n_words, spa_module *m, char *
         return -1;
     }
     memcpy(m->words, words, n_words * sizeof *words);
-    reader r = {m, 0, 5};
+    reader r = {m, 0, 5, 0};
     spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
     spv_diagnostic d = NULL;
     spv_result_t rc = spvBinaryParse(ctx, &r, m->words, n_words, on_header, on_inst, &d);
@@ -227,7 +260,7 @@ int spa_module_read(const uint32_t *words, size_t n_words, spa_module *m, char *
 void spa_module_free(spa_module *m)
 {
     free(m->words), free(m->inst), free(m->types), free(m->def), free(m->label), free(m->no_contraction);
-    free(m->spec_id), free(m->fp_rounding), free(m->var_kind), free(m->globals);
+    free(m->spec_id), free(m->fp_rounding), free(m->var_kind), free(m->globals), free(m->observed);
     memset(m, 0, sizeof *m);
 }
 

@@ -138,6 +138,40 @@ int spa_fail_undef(spa_run *r, const spa_inst *in, const char *what)
     return spa_fail_at(r, in, detail);
 }
 
+/* An open lane code that starts a field: the field's width (0: none). */
+static unsigned open_field_width(unsigned code)
+{
+    return code == SPA_LANE_F16 ? 16 : code == SPA_LANE_F32_LO ? 32 : code == SPA_LANE_F64_P0 ? 64 : 0;
+}
+
+const spa_val *spa_settle(spa_run *r, const spa_val *v, spa_val *tmp)
+{
+    bool any = false;
+    for (unsigned i = 0; i < v->n; i++)
+        any |= v->open[i] != 0;
+    if (!any)
+        return v;
+    *tmp = *v;
+    for (unsigned i = 0; i < v->n; i++) {
+        if (!v->open[i])
+            continue;
+        /* The liberty is the writer's: name it. */
+        const spa_inst *from = &r->m->inst[r->m->def[v->open_from[i]]];
+        for (unsigned l = 0; l < 4; l++) {
+            unsigned w = open_field_width((v->open[i] >> (3 * l)) & 7);
+            if (!w || 16 * l + w > 64)
+                continue;
+            uint64_t field = (tmp->c[i] >> (16 * l)) & spa_mask_of(w), opt[3];
+            unsigned lib[3], n = spa_open_options(spa_format_of(w), field, &r->mode[spa_width_index(w)], opt, lib);
+            unsigned k = spa_choose(r, n);
+            spa_take(r, from, lib[k]);
+            tmp->c[i] = (tmp->c[i] & ~(spa_mask_of(w) << (16 * l))) | opt[k] << (16 * l);
+        }
+        tmp->open[i] = 0;
+    }
+    return tmp;
+}
+
 bool spa_tainted(const spa_val *v)
 {
     for (unsigned i = 0; i < v->n; i++)
@@ -150,7 +184,7 @@ bool spa_tainted(const spa_val *v)
 static spa_fmode spa_mode_of(const spa_module *m, const spa_rules *k, int w)
 {
     spa_fmode f = {m->em_preserve[w] && k->denorm_preserve[w], m->em_flush[w] && k->denorm_flush[w],
-                   m->em_szinp[w] && k->signed_zero_inf_nan[w], SPA_RND_FREE};
+                   m->em_szinp[w] && k->signed_zero_inf_nan[w], SPA_RND_FREE, false};
     if (m->em_rtz[w] && k->rtz[w])
         f.round = SPA_RND_RTZ;
     else if (m->em_rte[w] && k->rte[w])
@@ -201,6 +235,8 @@ static int load(spa_run *r, const spa_inst *in, unsigned rid, unsigned ptr)
 
 static int store_output(spa_run *r, const spa_inst *in, uint64_t index, const spa_val *v)
 {
+    spa_val settled;
+    v = spa_settle(r, v, &settled);
     if (index >= r->n_out)
         return spa_fail_at(r, in, "writes an output word beyond the tuple");
     unsigned k = 0;
@@ -478,7 +514,7 @@ static int add_result(spa_group *g, const spa_run *r, bool first)
             g->nan_width[k] = nan_width_of(res.nan_lanes[k]);
         }
     }
-    res.liberties = r->liberties;
+    res.liberties = res.alternatives = r->liberties;
     res.n_choices = r->n_lib_choices;
     snprintf(res.where, sizeof res.where, "%s", r->where);
     if (first)
@@ -489,6 +525,8 @@ static int add_result(spa_group *g, const spa_run *r, bool first)
             continue;
         if (res.n_choices < old->n_choices)
             *old = res;
+        else if (res.n_choices == old->n_choices)
+            old->alternatives |= res.liberties;
         return 0;
     }
     if (g->n_results == SPA_MAX_RESULTS)
