@@ -588,6 +588,25 @@ static void absorbed_denormal(void)
     }
 }
 
+/* 14. Control flow: a loop (OpLoopMerge, OpPhi) doubling a three times. */
+static void loop_with_phi(void)
+{
+    const uint32_t in[3] = {0x3fc00000, 0, 0};   /* 1.5: 12.0 after three doublings */
+    const char *body = "OpBranch %hdr\n%hdr = OpLabel\n"
+                       "%k = OpPhi %u32 %c0 %entry %knext %cont\n%acc = OpPhi %f32 %a %entry %accn %cont\n"
+                       "%more = OpULessThan %bool %k %c3\nOpLoopMerge %exit %cont None\n"
+                       "OpBranchConditional %more %step %exit\n%step = OpLabel\n"
+                       "%accn = OpFAdd %f32 %acc %acc\n%knext = OpIAdd %u32 %k %c1\nOpBranch %cont\n"
+                       "%cont = OpLabel\nOpBranch %hdr\n%exit = OpLabel\n%s = OpCopyObject %f32 %acc\n";
+    spa_rules rules = rules_rte_szinp();
+    spa_set s;
+    if (f32_set("", "", "", body, &rules, in, &s) == 0) {
+        CHECK(s.status == SPA_OK && s.groups[0].n_results == 1 && s.groups[0].strict.out[0] == 0x41400000,
+              "1.5 doubled three times is 12.0 (status %d %s)", s.status, s.unsupported);
+        spa_set_free(&s);
+    }
+}
+
 int main(void)
 {
     fma_direct_and_exact();
@@ -603,5 +622,6 @@ int main(void)
     tile_groups();
     one_rounding_mode();
     absorbed_denormal();
+    loop_with_phi();
     return check_report("allowed");
 }
