@@ -83,7 +83,14 @@ typedef struct {
     uint8_t nan_lanes[SPA_MAX_OUT]; /* per word: which halves hold an unspecified NaN (codes above) */
     unsigned liberties;      /* the fewest-liberty path reaching it */
     unsigned n_choices;      /* how many liberties that path took */
-    char where[96];          /* its first liberty: "%157 OpFAdd: denormal result flushed", ... */
+    /* The liberties of every path with that few choices reaching the same
+     * output (an underflow to zero is an unfused Fma's as much as a flush's):
+     * a known-divergence rule may name any of them. */
+    unsigned alternatives;
+    /* Its first liberty: "%157 OpFAdd: denormal result flushed", ...  Ids are
+     * the binary's, as spv_disassemble prints them (assembling renumbers
+     * the ids of a text). */
+    char where[96];
 } spa_result;
 
 /* One invocation's outputs.  Invocations choose independently, so a tile's
@@ -113,7 +120,7 @@ typedef enum {
 
 typedef struct {
     spa_status status;
-    char unsupported[96];    /* "OpFDiv (%57)", "GLSL.std.450 Sin (%80)" */
+    char unsupported[96];    /* "OpFDiv (%57)", "GLSL.std.450 Sin (%80)" (binary ids), with why if not plain */
     spa_group *groups;       /* one per invocation of the tuple (malloc'd) */
     unsigned n_groups;
 } spa_set;

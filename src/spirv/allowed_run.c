@@ -155,9 +155,11 @@ const spa_val *spa_settle(spa_run *r, const spa_val *v, spa_val *tmp)
     for (unsigned i = 0; i < v->n; i++) {
         if (!v->open[i])
             continue;
-        /* The liberty is the writer's: name it. */
-        const spa_inst *from = &r->m->inst[r->m->def[v->open_from[i]]];
-        for (unsigned l = 0; l < 4; l++) {
+        /* The liberty is the writer's: name it.  (Every open value has one;
+         * should it not, the value stays as written, the strict reading.) */
+        int d = v->open_from[i] < r->m->bound ? r->m->def[v->open_from[i]] : -1;
+        const spa_inst *from = d >= 0 ? &r->m->inst[d] : NULL;
+        for (unsigned l = 0; from && l < 4; l++) {
             unsigned w = open_field_width((v->open[i] >> (3 * l)) & 7);
             if (!w || 16 * l + w > 64)
                 continue;
