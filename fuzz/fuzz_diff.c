@@ -168,7 +168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     eng_target t = {isa_lowering_name((isa_lowering)c.lowering), vkd_device_info(device)->name, driver};
     eng_kind k = eng_classify(&in, c.words, host, dev);
-    if (io_known_match(&known, t.device, op->name, t.lowering, eng_kind_name(k), eng_signature(&in, &t, k)))
+    io_known_query q = {t.device, op->name, t.lowering, eng_kind_name(k), eng_signature(&in, &t, k), NULL, NULL};
+    if (io_known_match(&known, &q))
         return 0;
     abort_for[k]();
     return 0;

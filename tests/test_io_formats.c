@@ -199,11 +199,23 @@ int main(void)
                         "device=llvmpipe op=rdna2.v_fma_* lowering=direct kind=one-unit-rounding,other reason=unfused Fma\n";
     io_known k = {0};
     CHECK(io_known_parse(rules, strlen(rules), "k.txt", &k, err, sizeof err) == 0 && k.n == 1, "rules: %s", err);
-    CHECK(io_known_match(&k, "llvmpipe (LLVM 15)", "rdna2.v_fma_f32", "direct", "other", 1) != NULL, "match");
-    CHECK(io_known_match(&k, "NVIDIA H200", "rdna2.v_fma_f32", "direct", "other", 1) == NULL, "device");
-    CHECK(io_known_match(&k, "llvmpipe", "rdna2.v_fma_f32", "exact", "other", 1) == NULL, "lowering");
-    CHECK(io_known_match(&k, "llvmpipe", "rdna2.v_fma_f32", "direct", "sign-of-zero", 1) == NULL, "kind");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe (LLVM 15)", "rdna2.v_fma_f32", "direct", "other", 1, NULL, NULL}) != NULL, "match");
+    CHECK(io_known_match(&k, &(io_known_query){"NVIDIA H200", "rdna2.v_fma_f32", "direct", "other", 1, NULL, NULL}) == NULL, "device");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "exact", "other", 1, NULL, NULL}) == NULL, "lowering");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "direct", "sign-of-zero", 1, NULL, NULL}) == NULL, "kind");
     CHECK(!strcmp(k.rules[0].reason, "unfused Fma"), "reason '%s'", k.rules[0].reason);
+    io_known_free(&k);
+    /* Rules derived from a device's profile name a verdict and its cause. */
+    const char *derived = "device=llvmpipe verdict=translation cause=fma-unfused reason=unfused\n";
+    CHECK(io_known_parse(derived, strlen(derived), "d.txt", &k, err, sizeof err) == 0 && k.n == 1, "derived: %s", err);
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "direct", "other", 1, "translation",
+                                               "fma-unfused"}) != NULL, "verdict and cause match");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "direct", "other", 1, "device",
+                                               "fma-unfused"}) == NULL, "verdict");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "direct", "other", 1, "translation",
+                                               "flush-input"}) == NULL, "cause");
+    CHECK(io_known_match(&k, &(io_known_query){"llvmpipe", "rdna2.v_fma_f32", "direct", "other", 1, NULL, NULL}) == NULL,
+          "no verdict given");
     io_known_free(&k);
     const char *bad_rules[] = {"device=x\n", "colour=red reason=x\n", "device=x signature=12 reason=y\n", "reason=no conditions\n",
                                "device reason=x\n"};

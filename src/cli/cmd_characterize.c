@@ -6,6 +6,7 @@
 #include <string.h>
 #include "options.h"
 #include "engine/characterize.h"
+#include "engine/known_derive.h"
 #include "io/json.h"
 
 static const char *width_name[3] = {"16", "32", "64"};
@@ -179,10 +180,13 @@ static void write_json(FILE *f, void *ctx)
     fputc('\n', f);
 }
 
+static void write_text(FILE *f, void *ctx) { fputs(ctx, f); }
+
 static int usage(void)
 {
-    puts("usage: tiefuzz characterize [--device SEL] [--json FILE] [--module ID]\n"
+    puts("usage: tiefuzz characterize [--device SEL] [--json FILE] [--known-rules FILE] [--module ID]\n"
          "  the device's arithmetic profile from directed probes (README, characterize);\n"
+         "  --known-rules FILE writes the known-divergence rules the profile explains (what run --known auto uses);\n"
          "  --module ID prints that probe's SPIR-V assembly instead");
     return 0;
 }
@@ -190,7 +194,7 @@ static int usage(void)
 int cmd_characterize(int argc, char **argv)
 {
     cli_args a = {argc, argv, 1, "characterize", false};
-    const char *device = NULL, *json = NULL, *module = NULL, *v;
+    const char *device = NULL, *json = NULL, *module = NULL, *rules = NULL, *v;
     while (a.i < argc && !a.failed) {
         if ((v = cli_value(&a, "--device")))
             device = v;
@@ -198,6 +202,8 @@ int cmd_characterize(int argc, char **argv)
             json = v;
         else if ((v = cli_value(&a, "--module")))
             module = v;
+        else if ((v = cli_value(&a, "--known-rules")))
+            rules = v;
         else if (cli_flag(&a, "--help"))
             return usage();
         else
@@ -231,6 +237,12 @@ int cmd_characterize(int argc, char **argv)
         fprintf(stderr, "tiefuzz characterize: cannot write %s: %s\n", json, strerror(errno));
         rc = EXIT_INTERNAL;
     }
+    char *text = rules ? eng_known_derive(&r) : NULL;
+    if (rules && (!text || io_write_atomic(rules, write_text, text))) {
+        fprintf(stderr, "tiefuzz characterize: cannot write %s: %s\n", rules, text ? strerror(errno) : "out of memory");
+        rc = EXIT_INTERNAL;
+    }
+    free(text);
     ch_report_free(&r);
     return rc;
 }

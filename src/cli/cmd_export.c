@@ -240,18 +240,39 @@ static void amber_expect_halves(text_buf *t, const isa_op *op, const uint32_t *h
     }
 }
 
-static char *amber_script(const item *it, const eng_module *m, const char *dis)
+/* A device verdict: the result the Vulkan rules require for this module on
+ * dev, when they allow exactly one (the expectation a driver bug report
+ * needs), with the verdict for the text beside the script.  False when the
+ * case is not a device bug here (or the rules allow several results). */
+static bool rules_require(const item *it, const eng_module *m, const vkd_info *dev, eng_verdict *v)
+{
+    if (strcmp(it->rec.verdict, "device"))
+        return false;
+    eng_dispatch_shape shape = {{isa_literal_value(&it->c.in)}, it->c.in.op->literal ? 1 : 0, m->per_tuple};
+    uint32_t host[ISA_MAX_OUT];
+    it->c.in.op->impl->eval(&it->c.in, it->c.words, host, NULL);
+    eng_judge_module(m, &shape, dev, &it->c.in, it->c.words, host, it->rec.device_out, it->rec.strict_nan, v);
+    return v->kind == VERDICT_DEVICE && v->has_required;
+}
+
+static char *amber_script(const item *it, const eng_module *m, const char *dis, const eng_verdict *v)
 {
     const isa_op *op = it->c.in.op;
     uint32_t host[ISA_MAX_OUT];
     op->impl->eval(&it->c.in, it->c.words, host, NULL);
+    if (v)   /* a driver bug: expect what the rules require, not the model */
+        memcpy(host, v->required, op->n_out * 4);
     bool skip[2 * ISA_MAX_OUT] = {0};
     /* A run that took any NaN for any NaN must not fail here on a payload. */
     unsigned skipped = it->rec.strict_nan ? 0 : nan_halves(op, host, it->rec.device_out, skip);
     text_buf t = {0};
     add(&t, "#!amber\n# tiefuzz finding %s: %s, %s lowering, signature %016llx\n", op->name, it->rec.kind,
         it->rec.lowering, (unsigned long long)it->rec.signature);
-    add(&t, "# Seen on %s (%s). Expected output: tiefuzz's host model.\n", it->rec.device, it->rec.driver_info);
+    if (v)
+        add(&t, "# Seen on %s (%s). Expected output: the one result the Vulkan rules allow for this module\n"
+            "# (a device bug: %s; see the .txt beside this file).\n", it->rec.device, it->rec.driver_info, v->rule);
+    else
+        add(&t, "# Seen on %s (%s). Expected output: tiefuzz's host model.\n", it->rec.device, it->rec.driver_info);
     add(&t, "# The module declares: %s.\n# Amber cannot request float-control properties (DEVICE_PROPERTY is CTS-only):\n"
         "# run it on a device that offers them. Run with: amber -v 1.2 THIS_FILE\n", m->declared);
     if (skipped)
@@ -299,6 +320,32 @@ static vkd_info export_device(void)
     return dev;
 }
 
+/* DIR/<op>-<signature>.txt: the rule a device verdict says was broken,
+ * in words to paste into a driver bug report. */
+static int write_bug_note(const item *it, const eng_verdict *v, const char *dir)
+{
+    text_buf t = {0};
+    add(&t, "Driver bug: %s\n\nDevice: %s (%s %s)\nModule: the SPIR-V in the .amber script beside this file "
+        "(tiefuzz %s, %s lowering); it declares %s.\n\n%s.\n\nThe script expects the one result the rules allow; "
+        "the device returned", v->rule, it->rec.device, it->rec.driver, it->rec.driver_info, it->rec.op,
+        it->rec.lowering, it->rec.declared, v->reason);
+    for (unsigned w = 0; w < it->c.in.op->n_out; w++)
+        add(&t, " %08x", it->rec.device_out[w]);
+    add(&t, " where the rules require");
+    for (unsigned w = 0; w < it->c.in.op->n_out; w++)
+        add(&t, " %08x", v->required[w]);
+    add(&t, ".\n");
+    char path[800];
+    snprintf(path, sizeof path, "%s/%s-%016llx.txt", dir, it->rec.op, (unsigned long long)it->rec.signature);
+    int rc = io_write_atomic(path, write_text, t.s);
+    free(t.s);
+    if (rc)
+        fprintf(stderr, "tiefuzz export: cannot write %s\n", path);
+    else
+        printf("%s\n", path);
+    return rc;
+}
+
 static int export_amber(item *items, unsigned n, const char *dir)
 {
     if (io_make_dirs(dir)) {
@@ -320,11 +367,15 @@ static int export_amber(item *items, unsigned n, const char *dir)
             return EXIT_USAGE;
         }
         char *dis = spv_disassemble(&m.spv);
-        char *s = amber_script(it, &m, dis);
+        eng_verdict v;
+        bool device_bug = rules_require(it, &m, &dev, &v);
+        char *s = amber_script(it, &m, dis, device_bug ? &v : NULL);
         char path[800];
         snprintf(path, sizeof path, "%s/%s-%016llx.amber", dir, op->name, (unsigned long long)it->rec.signature);
         int rc = io_write_atomic(path, write_text, s);
         free(s);
+        if (!rc && device_bug)
+            rc = write_bug_note(it, &v, dir);
         free(dis);
         eng_module_free(&m);
         if (rc) {

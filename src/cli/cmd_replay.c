@@ -178,8 +178,8 @@ int cmd_replay(int argc, char **argv)
             snprintf(driver, sizeof driver, "%s %s", vkd_device_info(dev)->driver_name, vkd_device_info(dev)->driver_info);
             eng_target t = {isa_lowering_name((isa_lowering)l), vkd_device_info(dev)->name, driver};
             eng_kind k = eng_classify(&in, e->in, e->out, out);
-            const io_known_rule *rule =
-                io_known_match(&known, t.device, op->name, t.lowering, eng_kind_name(k), eng_signature(&in, &t, k));
+            io_known_query q = {t.device, op->name, t.lowering, eng_kind_name(k), eng_signature(&in, &t, k), NULL, NULL};
+            const io_known_rule *rule = io_known_match(&known, &q);
             if (rule) {
                 dev_known++;
                 printf("%s:%u: known divergence on %s (%s): %s [%s]\n", files[f], e->line, t.device, eng_kind_name(k),

@@ -24,6 +24,7 @@
 #include "report.h"
 #include "io/json.h"
 #include "isa/classify.h"
+#include "known_derive.h"
 #include "vk/runner.h"
 
 static volatile sig_atomic_t interrupted;
@@ -410,7 +411,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     if (o->translator)
         eng_exec_set_translator(s->exec, o->translator, o->timeout_ms);
     res->known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (eng_known_load(res->known_dir, o->known_dir != NULL, &res->known, err, sizeof err)) {
+    if (eng_known_for_run(o->known_dir, o->device, &res->known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
         return EXIT_USAGE;
     }

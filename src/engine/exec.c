@@ -191,15 +191,30 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
     }
     /* A user's module for a tile op follows the built-in convention: one
      * invocation per output word. */
-    vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, &k,
-                                          in->op->literal ? 1 : 0, m->module.local_size,
-                                          m->module.user && in->op->impl->lower_tile ? in->op->n_out : m->module.per_tuple,
-                                          err, errn);
+    eng_dispatch_shape shape;
+    eng_exec_module(x, in, &shape, err, errn);
+    vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, shape.spec,
+                                          shape.n_spec, m->module.local_size, shape.per_tuple, err, errn);
     m->pipes[slot].k = k;
     m->pipes[slot].pipeline = p;
     if (!p)
         m->n_pipes = slot;  /* do not keep a failed slot */
     return p;
+}
+
+const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispatch_shape *shape, char *err,
+                                  size_t errn)
+{
+    module_entry *m = find_module(x, in);
+    if (!m->have_module) {
+        const char *why = m->error ? m->error : "out of memory";
+        snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
+        return NULL;
+    }
+    shape->spec[0] = isa_literal_value(in);
+    shape->n_spec = in->op->literal ? 1 : 0;
+    shape->per_tuple = m->module.user && in->op->impl->lower_tile ? in->op->n_out : m->module.per_tuple;
+    return &m->module;
 }
 
 int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,

@@ -7,6 +7,7 @@
 #define TIEFUZZ_ENGINE_EXEC_H
 
 #include "isa/isa.h"
+#include "module.h"
 #include "vk/runner.h"
 
 typedef struct eng_exec eng_exec;
@@ -30,6 +31,17 @@ void eng_exec_set_translator(eng_exec *x, const char *cmd, unsigned timeout_ms);
  * or its module is invalid): the whole message, several lines, whose first
  * is what err got; else NULL.  Valid until the next flush. */
 const char *eng_exec_user_error(const eng_exec *x);
+/* How an instance's module is dispatched: its specialization constants
+ * (SpecId i = spec[i]) and the invocations one tuple takes. */
+typedef struct {
+    uint32_t spec[1];
+    unsigned n_spec;
+    unsigned per_tuple;
+} eng_dispatch_shape;
+/* The module an instance runs (built or asked for if need be), or NULL with
+ * why in err.  Owned by the executor: valid until the next flush. */
+const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispatch_shape *shape, char *err,
+                                  size_t errn);
 vkd_device *eng_exec_device(eng_exec *x);
 unsigned eng_exec_capacity(const eng_exec *x, const isa_op *op);
 const char *eng_exec_lowering_name(const eng_exec *x);

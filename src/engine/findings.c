@@ -118,7 +118,11 @@ static sig_entry *find_signature(eng_findings *f, uint64_t sig)
     return NULL;
 }
 
-static sig_entry *new_entry(eng_findings *f, uint64_t sig, const isa_op *op, eng_kind kind, uint64_t case_index)
+/* A new signature with the verdict on its first case, which is one of the
+ * things a known-divergence rule may name (--known auto's rules name only
+ * verdicts and their causes). */
+static sig_entry *new_entry(eng_findings *f, uint64_t sig, const isa_op *op, eng_kind kind, uint64_t case_index,
+                            const eng_verdict *verdict)
 {
     f->sigs = realloc(f->sigs, (f->n + 1) * sizeof *f->sigs);
     sig_entry *se = &f->sigs[f->n++];
@@ -127,7 +131,9 @@ static sig_entry *new_entry(eng_findings *f, uint64_t sig, const isa_op *op, eng
     se->e.op = op;
     se->e.kind = kind;
     se->e.case_index = case_index;
-    se->known = io_known_match(f->o.known, f->target.device, op->name, f->target.lowering, eng_kind_name(kind), sig);
+    se->e.verdict = *verdict;
+    io_known_query q = {f->target.device, op->name, f->target.lowering, eng_kind_name(kind), sig, NULL, NULL};
+    se->known = eng_known_match_verdict(f->o.known, q, verdict);
     return se;
 }
 
@@ -175,7 +181,9 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
         count_cases(f, have, 1);
         return 0;
     }
-    sig_entry *se = new_entry(f, sig, in->op, kind, case_index);
+    eng_verdict verdict;
+    eng_judge(f->exec, in, words, host, device, f->strict_nan, &verdict);
+    sig_entry *se = new_entry(f, sig, in->op, kind, case_index, &verdict);
     count_cases(f, se, 1);
     eng_finding_entry *e = &se->e;
     /* Known divergences get a file too: the minimized case is what a
@@ -200,6 +208,9 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
     eng_finding_fill(&rec, &small.in, small.words, small_host, small_dev, &f->target,
                      vkd_device_info(eng_exec_device(f->exec)), &explanation);
     rec.signature = sig;  /* minimization kept it; the original's by definition */
+    eng_verdict small_verdict;
+    eng_judge(f->exec, &small.in, small.words, small_host, small_dev, f->strict_nan, &small_verdict);
+    eng_verdict_record(&small_verdict, &rec);
     snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(kind));
     rec.seed = f->o.seed;
     /* A case that differs only in NaN payloads is a disagreement only to a
@@ -265,6 +276,32 @@ static const char *status_of(const sig_entry *se)
     return se->known ? "known" : se->e.existed ? "again" : "NEW";
 }
 
+/* How many signatures got each verdict, and each distinct cause once. */
+static void print_verdicts(const eng_findings *f, FILE *out)
+{
+    unsigned counts[VERDICT_COUNT] = {0};
+    for (unsigned i = 0; i < f->n; i++)
+        counts[f->sigs[i].e.verdict.kind]++;
+    fprintf(out, "verdicts:");
+    for (int k = VERDICT_TRANSLATION; k < VERDICT_COUNT; k++)
+        fprintf(out, " %u %s%s", counts[k], eng_verdict_name((eng_verdict_kind)k), k + 1 < VERDICT_COUNT ? "," : "\n");
+    unsigned shown = 0, more = 0;
+    for (unsigned i = 0; i < f->n; i++) {
+        const eng_verdict *v = &f->sigs[i].e.verdict;
+        bool seen = false;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = f->sigs[j].e.verdict.kind == v->kind && !strcmp(f->sigs[j].e.verdict.reason, v->reason);
+        if (seen || v->kind == VERDICT_NONE)
+            continue;
+        if (shown++ < 8)
+            fprintf(out, "  %s: %s\n", eng_verdict_name(v->kind), v->reason);
+        else
+            more++;
+    }
+    if (more)
+        fprintf(out, "  (%u more reasons: --json and the finding files give each)\n", more);
+}
+
 void eng_findings_print(const eng_findings *f, FILE *out)
 {
     if (!f->n)
@@ -275,7 +312,7 @@ void eng_findings_print(const eng_findings *f, FILE *out)
         counts[f->sigs[i].known ? 2 : f->sigs[i].e.existed ? 1 : 0]++;
     fprintf(out, "\nfindings: %u new, %u seen in an earlier run, %u known divergences\n", counts[0], counts[1],
             counts[2]);
-    fprintf(out, "%-6s %-16s  %-18s %10s  %s\n", "", "signature", "kind", "count", "finding");
+    fprintf(out, "%-6s %-16s  %-18s %-11s %10s  %s\n", "", "signature", "kind", "verdict", "count", "finding");
     for (unsigned i = 0; i < f->n; i++) {
         const sig_entry *se = &f->sigs[i];
         unsigned r = 0;
@@ -286,14 +323,15 @@ void eng_findings_print(const eng_findings *f, FILE *out)
         char note[32] = "";
         if (se->known)
             snprintf(note, sizeof note, "  [%u]", r + 1);
-        fprintf(out, "%-6s %016llx  %-18s %10llu  %s%s%s\n", status_of(se), (unsigned long long)se->e.signature,
-                eng_kind_name(se->e.kind), (unsigned long long)se->e.count,
+        fprintf(out, "%-6s %016llx  %-18s %-11s %10llu  %s%s%s\n", status_of(se), (unsigned long long)se->e.signature,
+                eng_kind_name(se->e.kind), eng_verdict_name(se->e.verdict.kind), (unsigned long long)se->e.count,
                 se->e.path[0] ? se->e.path : se->e.op->name, se->e.path[0] ? "" : " (no file written)", note);
     }
     for (unsigned r = 0; r < n_rules; r++)
         fprintf(out, "%s  [%u] KNOWN: %s (%s)\n", r ? "" : "known divergences:\n", r + 1, rules[r]->reason,
                 rules[r]->where);
     free(rules);
+    print_verdicts(f, out);
 }
 
 void eng_findings_json(const eng_findings *f, io_json *j)
@@ -312,6 +350,10 @@ void eng_findings_json(const eng_findings *f, io_json *j)
         json_bool(j, "known", known != NULL);
         json_string(j, "status", status_of(&f->sigs[i]));
         json_string(j, "reason", known ? known->reason : NULL);
+        char cause[64];
+        json_string(j, "verdict", e->verdict.kind == VERDICT_NONE ? NULL : eng_verdict_name(e->verdict.kind));
+        json_string(j, "verdict_cause", eng_verdict_cause(&e->verdict, cause, sizeof cause));
+        json_string(j, "verdict_reason", e->verdict.kind == VERDICT_NONE ? NULL : e->verdict.reason);
         json_string(j, "file", e->path[0] ? e->path : NULL);
         json_uint(j, "complexity_before", e->complexity_before);
         json_uint(j, "complexity_after", e->complexity_after);
@@ -350,9 +392,12 @@ int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, 
     bool first = !se, existed = false;
     bool take_file = e->path[0] && f->o.dir && (!se || e->case_index < se->e.case_index);
     if (!se) {
-        se = new_entry(f, e->signature, e->op, e->kind, e->case_index);
+        se = new_entry(f, e->signature, e->op, e->kind, e->case_index, &e->verdict);
     } else if (take_file) {
+        /* The earlier case's verdict, as one process would show; whether the
+         * signature is known was settled by the first worker's. */
         se->e.case_index = e->case_index;
+        se->e.verdict = e->verdict;
     }
     count_cases(f, se, e->count);
     if (take_file) {

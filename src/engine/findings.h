@@ -12,6 +12,7 @@
 #include "io/known.h"
 #include "minimize.h"
 #include "signature.h"
+#include "verdict.h"
 
 typedef struct eng_findings eng_findings;
 
@@ -44,6 +45,7 @@ typedef struct {
     unsigned complexity_before, complexity_after, rounds;
     char path[600];             /* its finding file, or "" when none was written */
     bool existed;               /* the file was there before this run (an earlier run found it) */
+    eng_verdict verdict;        /* triage of the first case */
 } eng_finding_entry;
 
 unsigned eng_findings_count(const eng_findings *f);

@@ -16,6 +16,7 @@
 #include "cover.h"
 #include "explain.h"
 #include "jobs.h"
+#include "known_derive.h"
 #include "worker_report.h"
 
 /* ---- merging ---- */
@@ -281,7 +282,7 @@ static int open_run(job_run *j)
     const eng_options *o = j->o;
     char err[4096];
     j->known_dir = o->known_dir ? o->known_dir : eng_default_known_dir();
-    if (eng_known_load(j->known_dir, o->known_dir != NULL, &j->known, err, sizeof err)) {
+    if (eng_known_for_run(o->known_dir, o->device, &j->known, err, sizeof err)) {
         fprintf(stderr, "tiefuzz run: known divergences: %s\n", err);
         return EXIT_USAGE;
     }

@@ -53,6 +53,12 @@ char *io_finding_format(const io_finding *f)
         (unsigned long long)f->case_index, f->gen_class, f->kind, (unsigned long long)f->signature,
         (unsigned long long)f->count);
     put(&b, "strict-nan %s\n", f->strict_nan ? "yes" : "no");
+    if (f->verdict[0]) {
+        put(&b, "verdict %s\n", f->verdict);
+        if (f->verdict_cause[0])
+            put(&b, "verdict-cause %s\n", f->verdict_cause);
+        put(&b, "verdict-reason %s\n", f->verdict_reason);
+    }
     put_words(&b, "input", f->input, f->n_in);
     put_words(&b, "host", f->host, f->n_out);
     put_words(&b, "device-output", f->device_out, f->n_out);
@@ -151,6 +157,18 @@ static int parse_words(parse_ctx *c, const char *key, const char *v, size_t len,
 enum { F_OP = 1, F_CONTROLS = 2, F_PARAMS = 4, F_LOWERING = 8, F_INPUT = 16, F_HOST = 32, F_DEVICE = 64,
        F_KIND = 128, F_SIGNATURE = 256, F_STRICT_NAN = 512 };
 
+/* The verdicts engine/verdict.h gives. */
+static int parse_verdict(parse_ctx *c, const char *v, size_t len, io_finding *f)
+{
+    static const char *const names[] = {"translation", "device", "model", "unknown"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (len == strlen(names[i]) && !strncmp(v, names[i], len)) {
+            snprintf(f->verdict, sizeof f->verdict, "%s", names[i]);
+            return 0;
+        }
+    return fail(c, "verdict '%.*s': expected translation, device, model or unknown", (int)(len > 40 ? 40 : len), v);
+}
+
 static int parse_yes_no(parse_ctx *c, const char *key, const char *v, size_t len, bool *out)
 {
     if ((len == 3 && !memcmp(v, "yes", 3)) || (len == 2 && !memcmp(v, "no", 2))) {
@@ -191,6 +209,7 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
                     (unsigned long long)want, (unsigned long long)got);
     unsigned seen = 0;
     unsigned n_host = 0, n_dev = 0, n_oin = 0, n_oh = 0, n_od = 0;
+    int version = 0;
     size_t pos = 0;
     c.line = 0;
     while (pos < start) {
@@ -201,13 +220,12 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
         const char *line = buf + pos;
         pos += n + 1;
         if (c.line == 1) {
-            char head[40];
-            snprintf(head, sizeof head, "tiefuzz-finding %d", IO_FINDING_VERSION);
-            if (n >= 16 && strncmp(line, "tiefuzz-finding ", 16) == 0 && (n != strlen(head) || strncmp(line, head, n)))
-                return fail(&c, "finding format version '%.*s' is not supported (expected %d)", (int)(n - 16), line + 16,
-                            IO_FINDING_VERSION);
-            if (n != strlen(head) || strncmp(line, head, n))
-                return fail(&c, "expected '%s' (not a finding file)", head);
+            if (n < 16 || strncmp(line, "tiefuzz-finding ", 16))
+                return fail(&c, "expected 'tiefuzz-finding %d' (not a finding file)", IO_FINDING_VERSION);
+            if (n != 17 || line[16] < '1' || line[16] > '0' + IO_FINDING_VERSION)
+                return fail(&c, "finding format version '%.*s' is not supported (expected 1 to %d)", (int)(n - 16),
+                            line + 16, IO_FINDING_VERSION);
+            version = line[16] - '0';
             continue;
         }
         if (n >= 2 && line[0] == '|' && line[1] == ' ')
@@ -242,6 +260,10 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
         TEXT("class", gen_class, 0)
         TEXT("kind", kind, F_KIND)
         TEXT("original-controls", original_controls, 0)
+        else if (version >= 2 && !strcmp(key, "verdict"))
+            rc = parse_verdict(&c, v, vlen, f);
+        TEXT("verdict-cause", verdict_cause, 0)
+        TEXT("verdict-reason", verdict_reason, 0)
         else if (!strcmp(key, "driver-version")) {
             rc = parse_u64(&c, key, v, vlen, 10, &x);
             f->driver_version = (uint32_t)x;

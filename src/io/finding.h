@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IO_FINDING_VERSION 1
+/* 2 added the triage verdict; version 1 files still read (no verdict). */
+#define IO_FINDING_VERSION 2
 #define IO_FINDING_MAX_BYTES (1u << 20)
 #define IO_MAX_WORDS 384
 
@@ -29,6 +30,10 @@ typedef struct {
      * older files: no, unless the kind is nan-payload (only a strict run
      * makes one). */
     bool strict_nan;
+    /* The triage verdict (engine/verdict.h): "translation", "device",
+     * "model", "unknown", or "" when none was given (a version 1 file); its
+     * cause (a liberty, a broken rule or a parameter; may be "") and reason. */
+    char verdict[16], verdict_cause[64], verdict_reason[480];
     unsigned n_in, n_out;
     uint32_t input[IO_MAX_WORDS], host[IO_MAX_WORDS], device_out[IO_MAX_WORDS];
     bool minimized;

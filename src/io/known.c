@@ -67,6 +67,8 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
             else if (!strcmp(tok, "op")) dst = r.op, cap = sizeof r.op;
             else if (!strcmp(tok, "lowering")) dst = r.lowering, cap = sizeof r.lowering;
             else if (!strcmp(tok, "kind")) dst = r.kinds, cap = sizeof r.kinds;
+            else if (!strcmp(tok, "verdict")) dst = r.verdicts, cap = sizeof r.verdicts;
+            else if (!strcmp(tok, "cause")) dst = r.cause, cap = sizeof r.cause;
             else if (!strcmp(tok, "signature")) {
                 char *end;
                 r.signature = strtoull(v, &end, 16);
@@ -78,7 +80,7 @@ int io_known_parse(const char *buf, size_t len, const char *name, io_known *k, c
                 any = true;
                 continue;
             } else {
-                snprintf(err, errn, "%s:%u: unknown condition '%s' (device, op, lowering, kind, signature, reason)",
+                snprintf(err, errn, "%s:%u: unknown condition '%s' (device, op, lowering, kind, signature, verdict, cause, reason)",
                          name, line, tok);
                 return -1;
             }
@@ -140,23 +142,28 @@ int io_known_load_dir(const char *dir, bool required, io_known *k, char *err, si
     return rc;
 }
 
-const io_known_rule *io_known_match(const io_known *k, const char *device, const char *op, const char *lowering,
-                                    const char *kind, uint64_t signature)
+static bool rule_matches(const io_known_rule *r, const io_known_query *q)
 {
-    for (unsigned i = 0; k && i < k->n; i++) {
-        const io_known_rule *r = &k->rules[i];
-        if (r->device[0] && !strcasestr(device, r->device))
-            continue;
-        if (r->op[0] && fnmatch(r->op, op, 0) != 0)
-            continue;
-        if (r->lowering[0] && strcmp(r->lowering, lowering))
-            continue;
-        if (r->kinds[0] && !in_list(r->kinds, kind))
-            continue;
-        if (r->has_signature && r->signature != signature)
-            continue;
-        return r;
-    }
+    if (r->device[0] && !strcasestr(q->device, r->device))
+        return false;
+    if (r->op[0] && fnmatch(r->op, q->op, 0) != 0)
+        return false;
+    if (r->lowering[0] && strcmp(r->lowering, q->lowering))
+        return false;
+    if (r->kinds[0] && !in_list(r->kinds, q->kind))
+        return false;
+    if (r->has_signature && r->signature != q->signature)
+        return false;
+    if (r->verdicts[0] && !(q->verdict && in_list(r->verdicts, q->verdict)))
+        return false;
+    return !r->cause[0] || (q->cause && !strcmp(r->cause, q->cause));
+}
+
+const io_known_rule *io_known_match(const io_known *k, const io_known_query *q)
+{
+    for (unsigned i = 0; k && i < k->n; i++)
+        if (rule_matches(&k->rules[i], q))
+            return &k->rules[i];
     return NULL;
 }
 

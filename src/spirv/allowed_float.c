@@ -33,6 +33,27 @@ static bool same_value(const fp_value *a, const fp_value *b)
 
 /* Keeps one candidate per distinct outcome: the one with the fewest
  * liberties (the first on a tie, so the strict one stays first). */
+/* Of two equally short lists of liberties reaching one value, the one that
+ * names an operation's own liberty (an unfused Fma, a contraction, a
+ * conversion's rounding) before a denormal or special-value one: an unfused
+ * Fma whose result underflows to zero is no flush, though a flush of the
+ * fused result gives the same bits.  Lower is preferred. */
+static unsigned liberty_rank(unsigned lib)
+{
+    static const unsigned order[] = {SPA_FMA_UNFUSED, SPA_CONTRACTED, SPA_CONVERT_ROUNDING, SPA_ROUNDING_MODE,
+                                     SPA_FLUSH_INPUT, SPA_FLUSH_RESULT, SPA_SIGNED_ZERO, SPA_INF_NAN};
+    for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
+        if (lib & order[i])
+            return i;
+    return sizeof order / sizeof *order;
+}
+
+static bool preferred(unsigned lib, unsigned than)
+{
+    int a = __builtin_popcount(lib), b = __builtin_popcount(than);
+    return a < b || (a == b && liberty_rank(lib) < liberty_rank(than));
+}
+
 void spa_cands_add_open(spa_fcands *out, const fp_format *f, uint64_t bits, unsigned lib, const fp_value *prod,
                         bool open)
 {
@@ -42,7 +63,7 @@ void spa_cands_add_open(spa_fcands *out, const fp_format *f, uint64_t bits, unsi
         bool same = c->bits == bits || (f && open && c->open && is_zero_bits(f, bits) && is_zero_bits(f, c->bits));
         if (!same || c->has_prod != (prod != NULL) || (prod && !same_value(&c->prod, prod)))
             continue;
-        if (__builtin_popcount(lib) < __builtin_popcount(c->lib))
+        if (preferred(lib, c->lib))
             c->lib = lib;
         c->open |= open;
         return;
