@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "allowed.h"
-#include "fp/fp.h"
+#include "../fp/fp.h"
 
 /* ---- The module (allowed_read.c) ---- */
 
