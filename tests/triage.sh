@@ -70,6 +70,8 @@ if [ -n "$madak" ]; then
     expect_in "$script" "Expected output: the one result the Vulkan rules allow" "amber: expectation is the rules'"
     expect_in "$script" "^0x00000000$" "amber: the rules require +0"
     expect_in "$note" "SignedZeroInfNanPreserve 32" "the note names the rule broken"
+    expect_status 1 "repro of the device finding" "$T" repro "$madak"
+    expect_in "$tmp/cli.out" "triage: device (SignedZeroInfNanPreserve-32)" "repro gives the verdict"
     # and a translation verdict's script still expects the model
     fma=$(grep -l "^verdict translation" "$tmp"/f/rdna2.v_fma_f32-*.finding | head -1)
     expect_status 0 "export --format amber of a translation finding" "$T" export "$fma" --format amber -o "$tmp/amber2"

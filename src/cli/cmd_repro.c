@@ -187,8 +187,14 @@ int cmd_repro(int argc, char **argv)
             char driver[600];
             eng_target t = target_of(x, d.dev, driver, sizeof driver);
             eng_kind k = eng_classify(&lc->c.in, lc->c.words, host, out);
-            printf("  verdict: disagrees (%s, signature %016llx)\n\n", eng_kind_name(k),
+            printf("  verdict: disagrees (%s, signature %016llx)\n", eng_kind_name(k),
                    (unsigned long long)eng_signature(&lc->c.in, &t, k));
+            eng_verdict v;
+            eng_judge(x, &lc->c.in, lc->c.words, host, out, strict_nan || lc->rec.strict_nan, &v);
+            char cause[64];
+            const char *c = eng_verdict_cause(&v, cause, sizeof cause);
+            printf("  triage: %s%s%s%s: %s\n\n", eng_verdict_name(v.kind), c ? " (" : "", c ? c : "", c ? ")" : "",
+                   v.reason);
             still = true;
         }
     }
@@ -247,6 +253,9 @@ static int minimize_on(devices *d, loaded_case *lc, const char *file, const char
     rec.signature = sig;
     rec.strict_nan = lc->rec.strict_nan;
     snprintf(rec.kind, sizeof rec.kind, "%s", eng_kind_name(k));
+    eng_verdict v;
+    eng_judge(x, &small.in, small.words, small_host, small_dev, rec.strict_nan, &v);
+    eng_verdict_record(&v, &rec);
     rec.minimized = lc->rec.minimized || memcmp(&small, &lc->c, sizeof small) != 0;
     if (lc->rec.minimized) {  /* keep the first original */
         snprintf(rec.original_controls, sizeof rec.original_controls, "%s", lc->rec.original_controls);
