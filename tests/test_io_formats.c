@@ -91,6 +91,25 @@ int main(void)
     CHECK(g.input[2] == 0xbf801000 && g.host[0] == 0x33800000 && g.signature == f.signature && g.minimized, "values");
     CHECK(g.case_index == 42 && g.count == 3 && !strcmp(g.original_controls, f.original_controls), "provenance");
 
+    /* Version 2 carries the triage verdict; version 1 files (without it) still read. */
+    io_finding judged = f;
+    snprintf(judged.verdict, sizeof judged.verdict, "device");
+    snprintf(judged.verdict_cause, sizeof judged.verdict_cause, "SignedZeroInfNanPreserve-32");
+    snprintf(judged.verdict_reason, sizeof judged.verdict_reason, "the device broke SignedZeroInfNanPreserve 32");
+    char *judged_text = io_finding_format(&judged);
+    CHECK(io_finding_parse(judged_text, strlen(judged_text), "j.finding", &g, err, sizeof err) == 0 &&
+              !strcmp(g.verdict, "device") && !strcmp(g.verdict_cause, "SignedZeroInfNanPreserve-32") &&
+              !strcmp(g.verdict_reason, judged.verdict_reason), "verdict round trip: %s", err);
+    CHECK(!strncmp(judged_text, "tiefuzz-finding 2\n", 18), "the format version is 2");
+    char *v1 = resign(replace(text, "tiefuzz-finding 2", "tiefuzz-finding 1"));
+    CHECK(io_finding_parse(v1, strlen(v1), "v1.finding", &g, err, sizeof err) == 0 && !g.verdict[0],
+          "a version 1 file reads, without a verdict: %s", err);
+    char *v1_verdict = resign(replace(judged_text, "tiefuzz-finding 2", "tiefuzz-finding 1"));
+    reject(v1_verdict, strlen(v1_verdict), "unknown field 'verdict'", "a verdict in a version 1 file");
+    char *bad_verdict = resign(replace(judged_text, "verdict device", "verdict driver"));
+    reject(bad_verdict, strlen(bad_verdict), "expected translation, device, model or unknown", "verdict name");
+    free(judged_text), free(v1), free(v1_verdict), free(bad_verdict);
+
     /* The final count of a run replaces the count line only; the rest, explanation included, stays. */
     char *recounted = io_finding_with_count(text, strlen(text), 123456789012ull);
     CHECK(recounted && io_finding_parse(recounted, strlen(recounted), "r.finding", &g, err, sizeof err) == 0,
@@ -116,9 +135,9 @@ int main(void)
     memset(big, 'a', IO_FINDING_MAX_BYTES + 1);
     reject(big, IO_FINDING_MAX_BYTES + 1, "larger than", "oversized");
     free(big);
-    char *v2 = resign(replace(text, "tiefuzz-finding 1", "tiefuzz-finding 2"));
-    reject(v2, strlen(v2), "version '2' is not supported", "wrong version");
-    char *other = resign(replace(text, "tiefuzz-finding 1", "hello"));
+    char *v3 = resign(replace(text, "tiefuzz-finding 2", "tiefuzz-finding 3"));
+    reject(v3, strlen(v3), "version '3' is not supported", "wrong version");
+    char *other = resign(replace(text, "tiefuzz-finding 2", "hello"));
     reject(other, strlen(other), "not a finding file", "not a finding");
     char *unknown = resign(replace(text, "seed 1\n", "seed 1\ncolour blue\n"));
     reject(unknown, strlen(unknown), "unknown field 'colour'", "unknown field");
@@ -136,7 +155,7 @@ int main(void)
     io_finding h;
     io_finding_parse(unknown, strlen(unknown), "t.finding", &h, err, sizeof err);
     CHECK(strstr(err, "t.finding:") && atoi(err + 10) > 1, "line number in '%s'", err);
-    free(v2); free(other); free(unknown); free(missing); free(badword); free(badnum); free(mismatch);
+    free(v3); free(other); free(unknown); free(missing); free(badword); free(badnum); free(mismatch);
 
     /* Binary cases. */
     io_case c = {0}, d;
