@@ -276,7 +276,9 @@ static const char *status_of(const sig_entry *se)
     return se->known ? "known" : se->e.existed ? "again" : "NEW";
 }
 
-/* How many signatures got each verdict, and each distinct cause once. */
+/* How many signatures got each verdict, then each verdict and cause with
+ * its count (the reasons are long: the finding files, --json and repro
+ * give them). */
 static void print_verdicts(const eng_findings *f, FILE *out)
 {
     unsigned counts[VERDICT_COUNT] = {0};
@@ -285,21 +287,23 @@ static void print_verdicts(const eng_findings *f, FILE *out)
     fprintf(out, "verdicts:");
     for (int k = VERDICT_TRANSLATION; k < VERDICT_COUNT; k++)
         fprintf(out, " %u %s%s", counts[k], eng_verdict_name((eng_verdict_kind)k), k + 1 < VERDICT_COUNT ? "," : "\n");
-    unsigned shown = 0, more = 0;
     for (unsigned i = 0; i < f->n; i++) {
         const eng_verdict *v = &f->sigs[i].e.verdict;
+        char cause[64], other[64];
+        const char *c = eng_verdict_cause(v, cause, sizeof cause);
+        unsigned same = 0;
         bool seen = false;
-        for (unsigned j = 0; j < i && !seen; j++)
-            seen = f->sigs[j].e.verdict.kind == v->kind && !strcmp(f->sigs[j].e.verdict.reason, v->reason);
-        if (seen || v->kind == VERDICT_NONE)
-            continue;
-        if (shown++ < 8)
-            fprintf(out, "  %s: %s\n", eng_verdict_name(v->kind), v->reason);
-        else
-            more++;
+        for (unsigned j = 0; j < f->n && !seen; j++) {
+            const eng_verdict *w = &f->sigs[j].e.verdict;
+            const char *d = eng_verdict_cause(w, other, sizeof other);
+            bool alike = w->kind == v->kind && (c && d ? !strcmp(c, d) : c == d);
+            seen = alike && j < i;
+            same += alike;
+        }
+        if (!seen && v->kind != VERDICT_NONE)
+            fprintf(out, "  %s%s%s: %u signature%s\n", eng_verdict_name(v->kind), c ? ", " : "", c ? c : "", same,
+                    same == 1 ? "" : "s");
     }
-    if (more)
-        fprintf(out, "  (%u more reasons: --json and the finding files give each)\n", more);
 }
 
 void eng_findings_print(const eng_findings *f, FILE *out)
