@@ -66,6 +66,9 @@ def text_of(pred):
 # A row per op, in the run's order.
 rows = [a.get("data-op") for t, a in p.tags if t == "tr" and "op" in a.get("class", "").split()]
 assert rows == [o["op"] for o in run["ops"]], (rows, [o["op"] for o in run["ops"]])
+# Each op's row draws its cases/s and cells across the nights.
+sparks = [a for t, a in p.tags if t == "svg" and a.get("class") == "spark"]
+assert len(sparks) == 2 * len(rows) and all(a.get("aria-label") for a in sparks), len(sparks)
 # Tables have headers.
 assert sum(1 for t, _ in p.tags if t == "th") >= len(rows)
 # The findings no known rule covers, each with its commands; the known ones in their table.
@@ -144,19 +147,34 @@ got = {k: re.search(rf'id="v-{k}">([^<]*)<', d).group(1) for k in ("new", "crash
 assert got["new"] == "2" and got["crashes"] == "1" and got["stopped"] == "1", got
 assert got["not-run"].startswith("1") and got["exit"].startswith("1:"), got
 assert 'class="verdict bad"' in d
-assert "device bug (triage)" in d            # a finding's verdict field
+assert "device bug (triage)" in d            # a finding's verdict fields
+assert "SignedZeroInfNanPreserve-32" in d and "outside the results the Vulkan rules allow" in d
 assert d.count('class="cellmap-fig"') == 3   # the ops that carry the per-cell list
 PY
 # No network: rendered with every request sent to a closed port, the page is all there.
 dump "$tmp/synthetic.html" "$tmp/synthetic-proxy.dom" --proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>'
 cmp -s "$tmp/synthetic.dom" "$tmp/synthetic-proxy.dom" && ok || bad "the page renders differently without network"
-# Under 2 s: the best of three whole headless Chromium runs (start, load, layout, dump the DOM).
-best=$(for i in 1 2 3; do
+# Under 2 s.  In the browser: a harness page (here, not in the report) loads the report in a frame
+# and, at its load event, forces a full layout and reads the clock: fetch + parse + style + layout.
+# Best of three.  The whole headless Chromium process (start, load, dump) is timed too and must stay
+# under 5 s: it is mostly the browser's own start, which a loaded machine stretches.
+cat >"$tmp/harness.html" <<EOF
+<!DOCTYPE html><title>-</title><script>var t0 = performance.now();</script>
+<iframe src="file://$tmp/synthetic.html" style="width:1280px;height:2000px" onload="var d = this.contentDocument;
+d.body.getBoundingClientRect(); d.querySelectorAll('svg,tr').length;
+document.title = 'rendered ' + Math.round(performance.now() - t0) + ' ms, ' + d.querySelectorAll('tr.op').length + ' rows'"></iframe>
+EOF
+render=$(for i in 1 2 3; do
+    browser --allow-file-access-from-files --dump-dom "file://$tmp/harness.html" | sed -n 's/.*<title>rendered \([0-9]*\) ms, 35 rows<.*/\1/p'
+done | sort -n | head -1)
+wall=$(for i in 1 2 3; do
     s=$(date +%s%N); dump "$tmp/synthetic.html" /dev/null; e=$(date +%s%N)
     echo $(( (e - s) / 1000000 ))
 done | sort -n | head -1)
-echo "60 nights x 35 ops: $size bytes; Chromium start + load + dump-dom: best of 3 ${best} ms"
-[ "$best" -lt 2000 ] && ok || bad "60 nights render in ${best} ms, want < 2 s"
+echo "60 nights x 35 ops: $size bytes; in Chromium: load + layout ${render:-?} ms (best of 3);" \
+     "the whole headless process (start, load, dump-dom) ${wall} ms (best of 3)"
+[ -n "$render" ] && [ "$render" -lt 2000 ] && ok || bad "60 nights render in '${render}' ms, want < 2 s"
+[ "$wall" -lt 5000 ] && ok || bad "headless Chromium took ${wall} ms for the 60-night page"
 browser --window-size=1280,2000 --screenshot="$SHOTS/report-synthetic.png" "file://$tmp/synthetic.html" >/dev/null
 [ "$(stat -c %s "$SHOTS/report-synthetic.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok || bad "synthetic screenshot"
 # A phone: the viewport meta and a narrow screenshot.

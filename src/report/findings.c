@@ -38,6 +38,8 @@ static void finding_entry(FILE *f, const rep_finding *x)
     fprintf(f, "</span></h3><dl>");
     field(f, "kind", x->kind);
     field(f, "verdict", x->verdict);   /* only where triage has given one */
+    field(f, "cause", x->verdict_cause);
+    field(f, "why", x->verdict_reason);
     field(f, "signature", x->signature);
     fprintf(f, "<dt>cases</dt><dd>%llu</dd>", (unsigned long long)x->count);
     field(f, "file", x->file);

@@ -29,6 +29,8 @@ static const char style[] =
     "figure{margin:0}figcaption{font-size:13px;color:#59636e}svg{width:100%;height:auto}"
     ".plot text,.cellmap text{font-size:12px;fill:#1f2328}.plot .label{fill:#59636e}"
     ".axis line{stroke:#59636e}.axis line.grid{stroke:#d0d7de}"
+    "td.trend{white-space:nowrap}.spark{width:5rem;height:1.5rem;display:inline-block;margin-right:.3rem}.spark polyline{fill:none;stroke:#1f6feb;stroke-width:1.5}"
+    ".spark circle{fill:#1f6feb}"
     ".cellmap .on{fill:#1f6feb}.cellmap .off{fill:#fff;stroke:#d0d7de}"
     ".cells{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:.8rem}"
     "article{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .8rem;margin:.6rem 0}"
@@ -189,7 +191,28 @@ static void number_cell(FILE *f, double v)
     fputs("</td>", f);
 }
 
-static void op_row(FILE *f, const rep_op *o)
+/* One op's quantity on every night of the history (at offset in rep_hist_op); NaN where absent. */
+static void op_history(const rep_history *h, const char *op, size_t offset, double *out)
+{
+    for (unsigned i = 0; i < h->n; i++) {
+        out[i] = NAN;
+        for (unsigned k = 0; k < h->nights[i].n_ops; k++)
+            if (!strcmp(h->nights[i].ops[k].name, op))
+                out[i] = *(const double *)((const char *)&h->nights[i].ops[k] + offset);
+    }
+}
+
+static void trend_cell(FILE *f, const rep_history *h, const char *op, double *buf)
+{
+    fputs("<td class=\"trend\">", f);
+    op_history(h, op, offsetof(rep_hist_op, cases_per_s), buf);
+    rep_svg_sparkline(f, buf, h->n, "cases/s");
+    op_history(h, op, offsetof(rep_hist_op, cells), buf);
+    rep_svg_sparkline(f, buf, h->n, "rounding cells");
+    fputs("</td>", f);
+}
+
+static void op_row(FILE *f, const rep_op *o, const rep_history *h, double *buf)
 {
     fputs("<tr class=\"op\" data-op=\"", f);
     rep_escape(f, o->op);
@@ -215,24 +238,30 @@ static void op_row(FILE *f, const rep_op *o)
     else
         fputs("<td class=\"n\">-</td><td>", f);
     op_status(f, o);
-    fputs("</td></tr>\n", f);
+    fputs("</td>", f);
+    trend_cell(f, h, o->op, buf);
+    fputs("</tr>\n", f);
 }
 
-static void ops_table(FILE *f, const rep_night *n)
+static void ops_table(FILE *f, const rep_night *n, const rep_history *h)
 {
+    double *buf = calloc(h->n + 1, sizeof *buf);
     fputs("<section id=\"ops\"><h2>Ops</h2><div class=\"wrap\"><table id=\"ops-table\">"
           "<caption class=\"meta\">Disagreements: unknown (no known rule covers them) / known. New signatures: "
           "findings no earlier run had. Rounding cells: reached of the 192 in the cell space (how many an op can "
           "reach is not recorded). Control pairs: value pairs of two controls the schedule reached, of those a "
-          "legal encoding has.</caption><thead><tr><th scope=\"col\">op</th><th scope=\"col\">cases</th>"
+          "legal encoding has. The last column draws each op's cases per second and rounding cells "
+          "over the nights of the history.</caption><thead><tr><th scope=\"col\">op</th><th scope=\"col\">cases</th>"
           "<th scope=\"col\">cases/s</th><th scope=\"col\">disagreements</th><th scope=\"col\">unknown / known</th>"
           "<th scope=\"col\">new signatures</th>"
           "<th scope=\"col\">rounding cells</th><th scope=\"col\">control pairs</th><th scope=\"col\">status</th>"
+          "<th scope=\"col\">across nights: cases/s, cells</th>"
           "</tr></thead><tbody>\n", f);
-    for (unsigned i = 0; i < n->n_ops; i++)
-        op_row(f, &n->ops[i]);
+    for (unsigned i = 0; i < n->n_ops && buf; i++)
+        op_row(f, &n->ops[i], h, buf);
     if (!n->n_ops)
-        fputs("<tr><td colspan=\"9\">No op ran.</td></tr>", f);
+        fputs("<tr><td colspan=\"10\">No op ran.</td></tr>", f);
+    free(buf);
     fputs("</tbody></table></div></section>\n", f);
 }
 
@@ -306,7 +335,7 @@ void rep_html_page(FILE *f, const rep_night *night, const rep_history *h)
     head(f, night);
     fputs("<main>\n", f);
     verdict(f, night);
-    ops_table(f, night);
+    ops_table(f, night, h);
     rep_page_trends(f, h);
     rep_page_findings(f, night);
     rep_page_crashes(f, night);

@@ -163,6 +163,8 @@ static void read_finding(json_object *o, rep_finding *f)
     f->signature = str_of(o, "signature");
     f->reason = str_of(o, "reason");
     f->verdict = str_of(o, "verdict");   /* set by triage, where it has judged */
+    f->verdict_cause = str_of(o, "verdict_cause");
+    f->verdict_reason = str_of(o, "verdict_reason");
     f->file = str_of(o, "file");
     f->count = uint_of(o, "count");
     f->known = bool_of(o, "known");
@@ -331,8 +333,8 @@ void rep_night_free(rep_night *n)
     }
     for (unsigned i = 0; i < n->n_findings; i++) {
         rep_finding *f = &n->findings[i];
-        char *fields[] = {f->op, f->kind, f->status, f->signature, f->reason, f->verdict, f->file,
-                          f->explanation, f->unreadable};
+        char *fields[] = {f->op, f->kind, f->status, f->signature, f->reason, f->verdict, f->verdict_cause,
+                          f->verdict_reason, f->file, f->explanation, f->unreadable};
         for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
             free(fields[k]);
     }

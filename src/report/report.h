@@ -41,7 +41,8 @@ typedef struct {
 } rep_op;
 
 typedef struct {
-    char *op, *kind, *status, *signature, *reason, *verdict, *file;
+    char *op, *kind, *status, *signature, *reason, *file;
+    char *verdict, *verdict_cause, *verdict_reason;   /* triage's, where it has judged (else NULL) */
     uint64_t count;
     bool known;
     char *explanation;            /* the finding file's "| " lines, or NULL */
@@ -146,6 +147,9 @@ typedef struct {
     const double *values;
 } rep_plot;
 void rep_svg_plot(FILE *f, const rep_plot *p);
+/* A sparkline (one op's quantity across nights, NaN where missing) for a table cell,
+ * labelled with what it shows and its first and last values. */
+void rep_svg_sparkline(FILE *f, const double *v, unsigned n, const char *what);
 /* A 192-cell map: reached cells filled, the others empty. */
 void rep_svg_cell_map(FILE *f, const char *op, const uint64_t *cells);
 

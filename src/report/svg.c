@@ -168,3 +168,45 @@ void rep_svg_cell_map(FILE *f, const char *op, const uint64_t *cells)
     }
     fputs("</svg>\n", f);
 }
+
+void rep_svg_sparkline(FILE *f, const double *v, unsigned n, const char *what)
+{
+    enum { SW = 120, SH = 24 };
+    double lo = INFINITY, hi = -INFINITY, first = NAN, last = NAN;
+    for (unsigned i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            lo = fmin(lo, v[i]);
+            hi = fmax(hi, v[i]);
+            first = isfinite(first) ? first : v[i];
+            last = v[i];
+        }
+    char a[32] = "-", b[32] = "-";
+    if (isfinite(first)) {
+        compact(first, a, sizeof a);
+        compact(last, b, sizeof b);
+    }
+    fprintf(f, "<svg class=\"spark\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", SW, SH);
+    rep_escape(f, what);
+    fprintf(f, " across %u night%s: first %s, last %s\"><title>", n, n == 1 ? "" : "s", a, b);
+    rep_escape(f, what);
+    fprintf(f, ": %s to %s</title>", a, b);
+    double span = hi > lo ? hi - lo : 1;
+    bool open = false;
+    for (unsigned i = 0; i < n; i++) {
+        double x = n < 2 ? SW / 2.0 : 2 + (SW - 4.0) * i / (n - 1), y = SH - 3 - (SH - 6) * (v[i] - lo) / span;
+        if (!isfinite(v[i])) {
+            fputs(open ? "\"/>" : "", f);
+            open = false;
+            continue;
+        }
+        if (!open)
+            fputs("<polyline points=\"", f);
+        fprintf(f, "%.0f,%.1f ", x, y);
+        open = true;
+    }
+    fputs(open ? "\"/>" : "", f);
+    if (isfinite(last))   /* the last night stands out, so a single night shows too */
+        fprintf(f, "<circle cx=\"%.0f\" cy=\"%.1f\" r=\"2\"/>", n < 2 ? SW / 2.0 : SW - 2.0,
+                SH - 3 - (SH - 6) * (last - lo) / span);
+    fputs("</svg>", f);
+}
