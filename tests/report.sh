@@ -180,8 +180,12 @@ browser --window-size=1280,2000 --screenshot="$SHOTS/report-synthetic.png" "file
 # A phone: the viewport meta and a narrow screenshot.
 grep -q 'name="viewport"' "$tmp/synthetic.html" && grep -q "@media print" "$tmp/synthetic.html" && ok \
     || bad "no viewport meta or print style"
-browser --window-size=390,1500 --screenshot="$SHOTS/report-phone.png" "file://$tmp/synthetic.html" >/dev/null
+# 500 px is headless Chromium's narrowest window: below 40rem the phone layout applies.
+browser --window-size=500,1500 --screenshot="$SHOTS/report-phone.png" "file://$tmp/synthetic.html" >/dev/null
 [ -s "$SHOTS/report-phone.png" ] && ok || bad "phone screenshot"
+# In print: the page prints (to PDF) with its print style.
+browser --no-pdf-header-footer --print-to-pdf="$SHOTS/report-synthetic.pdf" "file://$tmp/synthetic.html" >/dev/null
+head -c 5 "$SHOTS/report-synthetic.pdf" 2>/dev/null | grep -q '%PDF-' && ok || bad "the page does not print to PDF"
 
 # --- The first night: no history file at all.
 rm "$S/history.jsonl"

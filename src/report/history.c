@@ -54,9 +54,9 @@ static json_object *parse_line(const char *line, size_t len, bool ended, char *e
 /* The fields every version-1 line has; NULL when all are there, else what is wrong. */
 static const char *missing_field(json_object *o, char *buf, size_t n)
 {
-    json_object *v = member(o, "version", json_type_int);
     if (!json_object_is_type(o, json_type_object))
         return "not a JSON object";
+    json_object *v = member(o, "version", json_type_int);
     if (!v)
         return "no \"version\" field (an integer)";
     if (json_object_get_int64(v) != REP_HISTORY_VERSION) {

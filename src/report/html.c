@@ -265,7 +265,7 @@ static void ops_table(FILE *f, const rep_night *n, const rep_history *h)
     fputs("</tbody></table></div></section>\n", f);
 }
 
-/* Float ops only: an op whose classes include the rounding ones. */
+/* An op with rounding: one that reached a rounding cell (integer ops never do). */
 static bool has_rounding(const rep_op *o)
 {
     return o->has_cells && o->cells > 0;

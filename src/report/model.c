@@ -78,6 +78,13 @@ static uint64_t uint_of(json_object *o, const char *key)
     return i < 0 ? json_object_get_uint64(v) : (uint64_t)i;
 }
 
+/* A signed integer (an exit status may be -1: scripts/nightly-report's "unknown"); dflt when absent. */
+static int int_of(json_object *o, const char *key, int dflt)
+{
+    json_object *v = member(o, key, json_type_int);
+    return v ? (int)json_object_get_int64(v) : dflt;
+}
+
 static bool bool_of(json_object *o, const char *key)
 {
     json_object *v = member(o, key, json_type_boolean);
@@ -257,7 +264,7 @@ static void read_targets(json_object *list, rep_night *n)
         json_object *t = json_object_array_get_idx(list, i);
         rep_target *r = &n->targets[n->n_targets++];
         r->name = str_of(t, "name");
-        r->status = (int)uint_of(t, "status");
+        r->status = int_of(t, "status", -1);
         r->runs = uint_of(t, "runs");
         r->corpus_before = uint_of(t, "corpus_before");
         r->corpus_after = uint_of(t, "corpus_after");
@@ -311,7 +318,7 @@ int rep_night_read_nightly(const char *dir, rep_night *out, char *err, size_t er
     out->device = str_of(s, "device");
     out->date = str_of(s, "date");
     out->commit = str_of(s, "commit");
-    out->exit_status = (int)uint_of(s, "exit_status");
+    out->exit_status = int_of(s, "exit_status", -1);
     json_object *nf = member(s, "new_findings", json_type_array);
     out->new_findings = nf ? (unsigned)json_object_array_length(nf) : out->new_findings;
     read_targets(member(s, "fuzz_targets", json_type_array), out);
