@@ -112,6 +112,7 @@ elif want == "no":
     assert new == [] and crashes == [] and s["exit_status"] == 0, (new, crashes)
 for f in new:
     assert os.path.isfile(f["file"]) and f["op"] == "rdna2.v_fma_f32" and f["kind"] and f["signature"], f
+    assert f["verdict"] in ("translation", "device", "model", "unknown"), f   # triage gave one
 
 # JUnit: a case per op and per target; a failure per new finding or crash.
 root = ET.parse(f"{out}/junit.xml").getroot()
@@ -128,6 +129,8 @@ assert [c.get("name") for c in fz.findall("testcase")] == ["fuzz_diff", "fuzz_fo
 assert len(fz.findall("testcase/failure")) == len(crashes)
 for f in root.iter("failure"):
     assert f.get("message") and f.get("type") and "reproduce:" in f.text, f.attrib
+for f in run.iter("failure"):
+    assert "(triage: " in f.get("message") and "triage: " in f.text, (f.attrib, f.text)
 
 # SARIF 2.1.0: required properties and types, results linked to rules.
 r = json.load(open(f"{out}/results.sarif"))

@@ -72,6 +72,27 @@ if [ -n "$madak" ]; then
     expect_in "$note" "SignedZeroInfNanPreserve 32" "the note names the rule broken"
     expect_status 1 "repro of the device finding" "$T" repro "$madak"
     expect_in "$tmp/cli.out" "triage: device (SignedZeroInfNanPreserve-32)" "repro gives the verdict"
+    # The nightly reports of a night that found it: JUnit names the verdict, SARIF files the driver bug
+    # under its own rule.
+    mkdir -p "$tmp/night/logs" "$tmp/night/crashes" "$tmp/night/regression"
+    cp "$tmp/known-k0.json" "$tmp/night/run.json"
+    echo "$madak" >"$tmp/night/logs/new-findings.txt"
+    python3 "$ROOT/scripts/nightly-report" --out "$tmp/night" --run-status 1 --seconds 1 --budget 1 \
+        --device $dev >/dev/null 2>&1
+    python3 - "$tmp/night" <<'PY' && ok || bad "nightly reports: the device verdict in JUnit and SARIF"
+import json, sys
+import xml.etree.ElementTree as ET
+out = sys.argv[1]
+failures = list(ET.parse(f"{out}/junit.xml").getroot().iter("failure"))
+assert failures and "triage: device" in failures[0].get("message") + failures[0].text, failures
+assert "export" in failures[0].text and "--format amber" in failures[0].text, failures[0].text
+run = json.load(open(f"{out}/results.sarif"))["runs"][0]
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+results = run["results"]
+assert rules == ["device-bug"], rules
+assert len(results) == 1 and results[0]["ruleId"] == "device-bug", results
+assert "SignedZeroInfNanPreserve-32" in results[0]["message"]["text"], results[0]["message"]
+PY
     # and a translation verdict's script still expects the model
     fma=$(grep -l "^verdict translation" "$tmp"/f/rdna2.v_fma_f32-*.finding | head -1)
     expect_status 0 "export --format amber of a translation finding" "$T" export "$fma" --format amber -o "$tmp/amber2"
