@@ -223,6 +223,11 @@ case $? in 0|1) ok ;; *) bad "the real short run: $(tail -3 "$R/run.log")" ;; es
 expect_status 0 "report of a real run" "$T" report "$R/run.json" -o "$tmp/real.html"
 dump "$tmp/real.html" "$tmp/real.dom" --proxy-server=127.0.0.1:9
 check_dom "$tmp/real.dom" "$R/run.json" && ok || bad "real night: DOM"
+# run --json lists the cells each op reached: a real night draws a map for each op that has the list.
+maps=$(python3 -c 'import json,sys; print(sum("rounding_cells_reached" in o for o in json.load(open(sys.argv[1]))["ops"]))' \
+       "$R/run.json")
+[ "$maps" -ge 3 ] && [ "$(grep -o 'class="cellmap-fig"' "$tmp/real.dom" | wc -l)" = "$maps" ] && ok \
+    || bad "real night: $(grep -o 'class="cellmap-fig"' "$tmp/real.dom" | wc -l) cell maps, want $maps"
 python3 - "$tmp/real.dom" "$R/run.json" <<'PY' && ok || bad "real night: explanations"
 import json, sys
 dom, run = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))

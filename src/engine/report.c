@@ -192,6 +192,11 @@ static void write_json(FILE *f, void *ctx)
         json_end_object(&j);
         json_uint(&j, "tie_exponents", eng_stats_tie_exponents(&r->stats));
         json_uint(&j, "rounding_cells", eng_stats_cells(&r->stats));
+        json_array(&j, "rounding_cells_reached");   /* which: the report's cell map */
+        for (unsigned c = 0; c < ISA_CELL_WORDS * 64; c++)
+            if (r->stats.cells[c / 64] >> (c % 64) & 1)
+                json_uint(&j, NULL, c);
+        json_end_array(&j);
         json_object(&j, "control_pairs");
         json_uint(&j, "reached", r->pairs_reached);
         json_uint(&j, "legal", r->pairs_legal);

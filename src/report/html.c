@@ -282,8 +282,8 @@ static void cell_maps(FILE *f, const rep_night *n)
     if (!with_map) {
         fprintf(f, "<p id=\"cells-note\">The run's JSON carries the number of rounding cells each op reached "
                    "(the column above, %u ops with rounding), not which cells: a per-cell map needs the optional "
-                   "<code>rounding_cells_reached</code> list (doc/report.md), which <code>tiefuzz run</code> does "
-                   "not write yet.</p>", float_ops);
+                   "<code>rounding_cells_reached</code> list (doc/report.md), which <code>tiefuzz run</code> "
+                   "writes; this run's JSON predates the list.</p>", float_ops);
     }
     fputs("<div class=\"cells\">", f);
     for (unsigned i = 0; i < n->n_ops; i++) {
