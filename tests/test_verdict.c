@@ -5,7 +5,7 @@
  * declared and advertised is a device bug naming that mode (and the rules'
  * +0 is what a reproducer expects), the same -0 on a device that does not
  * advertise the mode is the translation's, an unfused Fma result is the
- * translation's (fma-unfused), and a module computing another parameter
+ * translation's (fma-unfused, also where a flush would give the same), and a module computing another parameter
  * value's model is the model's.  Needs no Vulkan device. */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +85,19 @@ static void unfused_fma(const vkd_info *dev)
     CHECK(c && !strcmp(c, "fma-unfused"), "unfused: cause '%s'", c ? c : "(none)");
 }
 
+/* A fused result that is subnormal, flushed, equals the unfused Fma's +0
+ * (clamped, so the sign goes too): the Fma's own liberty is named, which is
+ * what a device that computes Fma unfused (lavapipe) is known for. */
+static void unfused_or_flushed(const vkd_info *dev)
+{
+    isa_instance in = instance("rdna2.v_fma_f32", "abs=3,neg=6,clamp=1,omod=1", NULL);
+    const uint32_t words[3] = {0xa982ec00, 0xa2e49e8c, 0x8ce9d68b};
+    const uint32_t zero[1] = {0};
+    eng_verdict v = judge(dev, &in, &in, words, zero);
+    CHECK(v.kind == VERDICT_TRANSLATION && v.liberty == SPA_FMA_UNFUSED, "unfused or flushed: %s, %s (%s)",
+          eng_verdict_name(v.kind), eng_liberty_id(v.liberty), v.reason);
+}
+
 /* V_MADAK_F32 with K = +0: S0 * S1 = -0, and -0 + +0 is +0 under
  * SignedZeroInfNanPreserve; lavapipe's folding gives -0. */
 static void folded_zero(const vkd_info *promising, const vkd_info *not_promising)
@@ -122,6 +135,7 @@ int main(void)
         not_promising.caps.signed_zero_inf_nan[w] = false;
     wrong_rounding(&promising);
     unfused_fma(&promising);
+    unfused_or_flushed(&promising);
     folded_zero(&promising, &not_promising);
     other_parameter(&promising);
     return check_report("verdict");

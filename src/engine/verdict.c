@@ -194,18 +194,18 @@ static const spa_group *group_of(const spa_set *set, unsigned w)
     return NULL;
 }
 
-/* Of the liberties that explain a result equally well, the one named first:
- * an operation's own liberty before the denormal and special-value ones it
- * can look like (an unfused Fma underflowing to zero is also a flush). */
+/* Of the liberties that explain a result equally well, the one the
+ * interpreter ranks first (an unfused Fma underflowing to zero is also a
+ * flush, and is named an unfused Fma). */
 static unsigned primary_liberty(unsigned alternatives)
 {
-    static const unsigned order[] = {SPA_FMA_UNFUSED, SPA_CONTRACTED, SPA_CONVERT_ROUNDING, SPA_ROUNDING_MODE,
-                                     SPA_FLUSH_INPUT, SPA_FLUSH_RESULT, SPA_SIGNED_ZERO, SPA_INF_NAN,
-                                     SPA_NAN_PAYLOAD};
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-        if (alternatives & order[i])
-            return order[i];
-    return 0;
+    unsigned best = 0;
+    for (unsigned i = 0; i < SPA_N_LIBERTIES; i++) {
+        unsigned flag = 1u << i;
+        if ((alternatives & flag) && (!best || spa_liberty_rank(flag) < spa_liberty_rank(best)))
+            best = flag;
+    }
+    return best;
 }
 
 static void judge_allowed(const spa_set *set, const isa_instance *in, const uint32_t *words, const uint32_t *host,

@@ -67,6 +67,10 @@ enum {
 #define SPA_N_LIBERTIES 9
 /* "GLSL.std.450 Fma computed unfused", ... (static text). */
 const char *spa_liberty_name(unsigned flag);
+/* Where several lists of liberties reach one value, which to name: the rank
+ * of the best liberty in lib, lower first (an operation's own liberty, an
+ * unfused Fma, before a denormal or special-value one it can look like). */
+unsigned spa_liberty_rank(unsigned lib);
 
 #define SPA_MAX_OUT 8        /* output words one invocation writes */
 #define SPA_MAX_RESULTS 64   /* distinct results kept per invocation */

@@ -31,14 +31,11 @@ static bool same_value(const fp_value *a, const fp_value *b)
            fp_compare_mag(*a, *b) == 0;
 }
 
-/* Keeps one candidate per distinct outcome: the one with the fewest
- * liberties (the first on a tie, so the strict one stays first). */
-/* Of two equally short lists of liberties reaching one value, the one that
- * names an operation's own liberty (an unfused Fma, a contraction, a
- * conversion's rounding) before a denormal or special-value one: an unfused
- * Fma whose result underflows to zero is no flush, though a flush of the
- * fused result gives the same bits.  Lower is preferred. */
-static unsigned liberty_rank(unsigned lib)
+/* An operation's own liberty (an unfused Fma, a contraction, a conversion's
+ * rounding) ranks before a denormal or special-value one: an unfused Fma
+ * whose result underflows to zero is no flush, though a flush of the fused
+ * result gives the same bits. */
+unsigned spa_liberty_rank(unsigned lib)
 {
     static const unsigned order[] = {SPA_FMA_UNFUSED, SPA_CONTRACTED, SPA_CONVERT_ROUNDING, SPA_ROUNDING_MODE,
                                      SPA_FLUSH_INPUT, SPA_FLUSH_RESULT, SPA_SIGNED_ZERO, SPA_INF_NAN};
@@ -51,9 +48,12 @@ static unsigned liberty_rank(unsigned lib)
 static bool preferred(unsigned lib, unsigned than)
 {
     int a = __builtin_popcount(lib), b = __builtin_popcount(than);
-    return a < b || (a == b && liberty_rank(lib) < liberty_rank(than));
+    return a < b || (a == b && spa_liberty_rank(lib) < spa_liberty_rank(than));
 }
 
+/* Keeps one candidate per distinct outcome: the one with the fewest
+ * liberties, the better ranked on a tie (the strict one, with none, stays
+ * first). */
 void spa_cands_add_open(spa_fcands *out, const fp_format *f, uint64_t bits, unsigned lib, const fp_value *prod,
                         bool open)
 {
