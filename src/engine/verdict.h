@@ -65,7 +65,8 @@ void eng_verdict_record(const eng_verdict *v, io_finding *rec);
 /* The float-controls promises a device makes, as the interpreter takes them. */
 void eng_verdict_rules(const vkd_info *dev, spa_rules *r);
 /* Judge one disagreeing case (host: the model's outputs, device: the
- * device's) against the module the executor runs for in. */
+ * device's) against the module the executor runs for in (x NULL: no
+ * verdict, VERDICT_NONE). */
 void eng_judge(eng_exec *x, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                const uint32_t *device, bool strict_nan, eng_verdict *v);
 /* The same with the module and device given (repro, tests, export). */

@@ -181,16 +181,6 @@ static void op_status(FILE *f, const rep_op *o)
     rep_escape(f, o->skipped);
 }
 
-static void number_cell(FILE *f, double v)
-{
-    fputs("<td class=\"n\">", f);
-    if (isfinite(v))
-        rep_count(f, v);
-    else
-        fputc('-', f);
-    fputs("</td>", f);
-}
-
 /* One op's quantity on every night of the history (at offset in rep_hist_op); NaN where absent. */
 static void op_history(const rep_history *h, const char *op, size_t offset, double *out)
 {
@@ -219,15 +209,15 @@ static void op_row(FILE *f, const rep_op *o, const rep_history *h, double *buf)
     fputs("\"><th scope=\"row\">", f);
     rep_escape(f, o->op);
     fputs("</th>", f);
-    number_cell(f, (double)o->cases);
-    number_cell(f, o->seconds > 0 ? (double)o->cases / o->seconds : NAN);
-    number_cell(f, (double)o->disagreements);
+    rep_count_cell(f, (double)o->cases);
+    rep_count_cell(f, o->seconds > 0 ? (double)o->cases / o->seconds : NAN);
+    rep_count_cell(f, (double)o->disagreements);
     fputs("<td class=\"n\">", f);
     rep_count(f, (double)o->unknown);
     fputs(" / ", f);
     rep_count(f, (double)o->known);
     fputs("</td>", f);
-    number_cell(f, o->new_signatures);
+    rep_count_cell(f, o->new_signatures);
     if (o->has_cells && o->cases > 0)
         fprintf(f, "<td class=\"n\">%u / %d<span class=\"bar\" style=\"width:%.1fem\"></span></td>", o->cells,
                 REP_CELLS, 3.0 * o->cells / REP_CELLS);

@@ -13,5 +13,7 @@ void rep_page_crashes(FILE *f, const rep_night *n);
 void rep_shell_word(FILE *f, const char *s);
 /* text.c: a count with thousands separators. */
 void rep_count(FILE *f, double v);
+/* text.c: a right-aligned table cell holding a count, or "-" for NaN. */
+void rep_count_cell(FILE *f, double v);
 
 #endif

@@ -1,6 +1,7 @@
 /* report/text: escaping for everything the page quotes from its inputs.
  * Finding explanations, op names and crash output come from files anyone
  * could have written, so none of it reaches the page unescaped. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "page.h"
@@ -66,6 +67,16 @@ void rep_shell_word(FILE *f, const char *s)
 }
 
 /* 2459190 -> "2,459,190": counts in the tables are read at a glance. */
+void rep_count_cell(FILE *f, double v)
+{
+    fputs("<td class=\"n\">", f);
+    if (isfinite(v))
+        rep_count(f, v);
+    else
+        fputc('-', f);
+    fputs("</td>", f);
+}
+
 void rep_count(FILE *f, double v)
 {
     char digits[32], out[48];

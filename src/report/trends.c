@@ -130,16 +130,6 @@ static void plots(FILE *f, const rep_history *h, const series_set *s)
     fputs("</div>\n", f);
 }
 
-static void cell(FILE *f, double v)
-{
-    fputs("<td class=\"n\">", f);
-    if (isfinite(v))
-        rep_count(f, v);
-    else
-        fputc('-', f);
-    fputs("</td>", f);
-}
-
 static void data_table(FILE *f, const rep_history *h, const series_set *s)
 {
     fputs("<details id=\"trend-data\"><summary>The numbers (one row a night)</summary><div class=\"wrap\">"
@@ -159,13 +149,13 @@ static void data_table(FILE *f, const rep_history *h, const series_set *s)
         fputs("</th><td>", f);
         rep_escape(f, x->commit ? x->commit : "");
         fprintf(f, "</td><td class=\"n\">%d</td>", x->exit_status);
-        cell(f, s->cases[i]);
-        cell(f, s->rate[i]);
-        cell(f, s->found[i]);
-        cell(f, s->found[h->n + i]);
-        cell(f, s->cells[i]);
+        rep_count_cell(f, s->cases[i]);
+        rep_count_cell(f, s->rate[i]);
+        rep_count_cell(f, s->found[i]);
+        rep_count_cell(f, s->found[h->n + i]);
+        rep_count_cell(f, s->cells[i]);
         for (unsigned t = 0; t < s->n_targets; t++)
-            cell(f, s->corpus[(size_t)t * h->n + i]);
+            rep_count_cell(f, s->corpus[(size_t)t * h->n + i]);
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div></details>\n", f);
