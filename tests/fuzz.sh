@@ -29,7 +29,13 @@ if command -v clang >/dev/null 2>&1; then
         cp -r "$SRC/corpus/fuzz/formats" "$tmp/corpus"
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 "$FB/fuzz/fuzz_formats" -max_total_time=20 \
             -dict="$SRC/fuzz/tiefuzz.dict" -artifact_prefix="$tmp/" "$tmp/corpus" >"$tmp/formats.log" 2>&1 \
-            && ok || { tail -30 "$tmp/formats.log"; bad "fuzz_formats crashed under ASan/UBSan"; }
+            && ok || {
+                # The report's head (what was read, where) and the input, kept in the build directory
+                # so that a failure seen once can be replayed: fuzz_formats_replay FILE.
+                grep -m1 -A24 -E "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error" "$tmp/formats.log"
+                mkdir -p "$BUILD/fuzz-crashes" && cp "$tmp"/crash-* "$tmp"/leak-* "$BUILD/fuzz-crashes/" 2>/dev/null
+                echo "crash inputs: $(ls "$BUILD/fuzz-crashes" 2>/dev/null | tr '\n' ' ')"
+                bad "fuzz_formats crashed under ASan/UBSan"; }
         grep -E "^#[0-9]+.*(DONE|pulse)" "$tmp/formats.log" | tail -1
         # The Vulkan driver's own allocations outlive the target: leak checks there are the driver's business.
         ASAN_OPTIONS=detect_leaks=0 "$FB/fuzz/fuzz_diff" -runs=0 -artifact_prefix="$tmp/" "$SRC/corpus/fuzz/diff" >"$tmp/diff.log" 2>&1 \
