@@ -52,7 +52,7 @@ static eng_verdict judge(const vkd_info *dev, const isa_instance *built, const i
         fprintf(stderr, "module: %s\n", err);
         exit(2);
     }
-    eng_dispatch_shape shape = {{isa_literal_value(built)}, built->op->literal ? 1 : 0, m.per_tuple};
+    eng_dispatch_shape shape = eng_dispatch_shape_of(&m, built);
     uint32_t host[ISA_MAX_OUT];
     in->op->impl->eval(in, words, host, NULL);
     eng_judge_module(&m, &shape, dev, in, words, host, device, false, &v);

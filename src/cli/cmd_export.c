@@ -248,7 +248,7 @@ static bool rules_require(const item *it, const eng_module *m, const vkd_info *d
 {
     if (strcmp(it->rec.verdict, "device"))
         return false;
-    eng_dispatch_shape shape = {{isa_literal_value(&it->c.in)}, it->c.in.op->literal ? 1 : 0, m->per_tuple};
+    eng_dispatch_shape shape = eng_dispatch_shape_of(m, &it->c.in);
     uint32_t host[ISA_MAX_OUT];
     it->c.in.op->impl->eval(&it->c.in, it->c.words, host, NULL);
     eng_judge_module(m, &shape, dev, &it->c.in, it->c.words, host, it->rec.device_out, it->rec.strict_nan, v);

@@ -141,6 +141,15 @@ static void ask_translator(eng_exec *x, module_entry *m)
     }
 }
 
+/* A user's module for a tile op follows the built-in convention: one
+ * invocation per output word. */
+eng_dispatch_shape eng_dispatch_shape_of(const eng_module *m, const isa_instance *in)
+{
+    eng_dispatch_shape s = {{isa_literal_value(in)}, in->op->literal ? 1 : 0,
+                            m->user && in->op->impl->lower_tile ? in->op->n_out : m->per_tuple};
+    return s;
+}
+
 static module_entry *find_module(eng_exec *x, const isa_instance *in)
 {
     for (unsigned i = 0; i < x->n_modules; i++)
@@ -189,10 +198,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
         vkd_wait_idle(x->dev);
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }
-    /* A user's module for a tile op follows the built-in convention: one
-     * invocation per output word. */
-    eng_dispatch_shape shape;
-    eng_exec_module(x, in, &shape, err, errn);
+    eng_dispatch_shape shape = eng_dispatch_shape_of(&m->module, in);
     vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, shape.spec,
                                           shape.n_spec, m->module.local_size, shape.per_tuple, err, errn);
     m->pipes[slot].k = k;
@@ -211,9 +217,7 @@ const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispa
         snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
         return NULL;
     }
-    shape->spec[0] = isa_literal_value(in);
-    shape->n_spec = in->op->literal ? 1 : 0;
-    shape->per_tuple = m->module.user && in->op->impl->lower_tile ? in->op->n_out : m->module.per_tuple;
+    *shape = eng_dispatch_shape_of(&m->module, in);
     return &m->module;
 }
 

@@ -38,6 +38,7 @@ typedef struct {
     unsigned n_spec;
     unsigned per_tuple;
 } eng_dispatch_shape;
+eng_dispatch_shape eng_dispatch_shape_of(const eng_module *m, const isa_instance *in);
 /* The module an instance runs (built or asked for if need be), or NULL with
  * why in err.  Owned by the executor: valid until the next flush. */
 const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispatch_shape *shape, char *err,

@@ -84,19 +84,17 @@ static void allowed_behaviours(FILE *f, const ch_report *r, const char *dev)
  * and advertised SignedZeroInfNanPreserve: a driver bug, known once measured. */
 static void broken_promises(FILE *f, const ch_report *r, const char *dev)
 {
-    static const char *const folded[] = {"folded", NULL};
+    static const char *const probes[] = {"zero.add-literal", "zero.mul-literal", "zero.add-spec", "zero.mul-spec"};
     for (int w = 0; w < 3; w++) {
         if (!r->info.caps.signed_zero_inf_nan[w])
             continue;
-        static const char *const probes[] = {"zero.add-literal", "zero.mul-literal", "zero.add-spec", "zero.mul-spec"};
         char which[160] = "";
         for (size_t p = 0; p < sizeof probes / sizeof *probes; p++) {
-            char some[32], width_only[8];
-            snprintf(width_only, sizeof width_only, "%s", width_names[w]);
-            widths_where(r, probes[p], ".szinp", folded, some, sizeof some);
-            if (strstr(some, width_only)) {
+            char id[64];
+            snprintf(id, sizeof id, "%s.%s.szinp", probes[p], width_names[w]);
+            if (!strncmp(observed(r, id), "folded", 6)) {
                 size_t used = strlen(which);
-                snprintf(which + used, sizeof which - used, "%s%s.%s.szinp", used ? ", " : "", probes[p], width_only);
+                snprintf(which + used, sizeof which - used, "%s%s", used ? ", " : "", id);
             }
         }
         if (which[0])

@@ -92,9 +92,7 @@ static int integer_binary(spa_run *r, const spa_inst *in, unsigned op, unsigned 
         return spa_fail_at(r, in, "type not modelled");
     if (spa_tainted(a) || spa_tainted(b))
         r->approximate |= SPA_NAN_PAYLOAD;
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
+    spa_val res = spa_value_of(n, 0);
     for (unsigned i = 0; i < n; i++) {
         const char *why = NULL;
         unsigned bit = 1u << i, bbit = b->n == 1 ? 1u : bit;
@@ -134,10 +132,7 @@ static int integer_unary(spa_run *r, const spa_inst *in, unsigned op, unsigned t
         a = spa_settle(r, a, &settled);
     if (spa_tainted(a) && !transparent)
         r->approximate |= SPA_NAN_PAYLOAD;
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
-    res.undef = a->undef;
+    spa_val res = spa_value_of(n, a->undef);
     for (unsigned i = 0; i < n; i++) {
         uint64_t x = a->c[i] & spa_mask_of(s->width);
         switch (op) {

@@ -109,9 +109,7 @@ int spa_op_float_arith(spa_run *r, const spa_inst *in, spa_fop op, unsigned type
     for (unsigned j = 0; j < n_args; j++)
         if (!(a[j] = spa_get(r, in, ops[j])))
             return -1;
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
+    spa_val res = spa_value_of(n, 0);
     for (unsigned i = 0; i < n; i++) {
         if ((a[0]->undef | (n_args > 1 ? a[1]->undef : 0) | (n_args > 2 ? a[2]->undef : 0)) & (1u << i)) {
             res.undef |= (uint8_t)(1u << i);
@@ -151,10 +149,7 @@ int spa_op_float_convert(spa_run *r, const spa_inst *in, unsigned type, unsigned
     spa_fmode mf = r->mode[spa_width_index(s->width)], mt = r->mode[spa_width_index(t->width)];
     mt.lazy = !r->m->observed[rid];
     spa_rounding conv = conversion_rounding(r, rid, t->width);
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
-    res.undef = a->undef;
+    spa_val res = spa_value_of(n, a->undef);
     for (unsigned i = 0; i < n; i++) {
         if (a->undef & (1u << i))
             continue;
@@ -183,10 +178,7 @@ int spa_op_int_to_float(spa_run *r, const spa_inst *in, unsigned type, unsigned 
         r->approximate |= SPA_NAN_PAYLOAD;
     spa_fmode mt = r->mode[spa_width_index(t->width)];
     mt.lazy = !r->m->observed[rid];
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
-    res.undef = a->undef;
+    spa_val res = spa_value_of(n, a->undef);
     for (unsigned i = 0; i < n; i++) {
         if (a->undef & (1u << i))
             continue;
@@ -212,10 +204,7 @@ int spa_op_float_compare(spa_run *r, const spa_inst *in, unsigned rid, const uin
     if (!f || s->kind != TK_FLOAT || n > SPA_MAXC)
         return spa_fail_at(r, in, "float type not modelled");
     spa_fmode m = r->mode[spa_width_index(s->width)];
-    spa_val res;
-    memset(&res, 0, sizeof res);
-    res.state = V_VALUE, res.n = (uint8_t)n;
-    res.undef = a->undef | b->undef;
+    spa_val res = spa_value_of(n, a->undef | b->undef);
     for (unsigned i = 0; i < n; i++) {
         if (res.undef & (1u << i))
             continue;

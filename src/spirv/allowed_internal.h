@@ -193,6 +193,8 @@ bool spa_tainted(const spa_val *v);
 /* v with its open fields settled (one choice each, in tmp), for an
  * instruction that observes bits; v itself when none is open. */
 const spa_val *spa_settle(spa_run *r, const spa_val *v, spa_val *tmp);
+/* A fresh result of n components, those in the undef mask undefined. */
+spa_val spa_value_of(unsigned n, uint8_t undef);
 /* The type of an operand id. */
 static inline unsigned spa_type_id_of(const spa_run *r, unsigned id) { return r->m->inst[r->m->def[id]].type; }
 

@@ -144,6 +144,14 @@ static unsigned open_field_width(unsigned code)
     return code == SPA_LANE_F16 ? 16 : code == SPA_LANE_F32_LO ? 32 : code == SPA_LANE_F64_P0 ? 64 : 0;
 }
 
+spa_val spa_value_of(unsigned n, uint8_t undef)
+{
+    spa_val v;
+    memset(&v, 0, sizeof v);
+    v.state = V_VALUE, v.n = (uint8_t)n, v.undef = undef;
+    return v;
+}
+
 const spa_val *spa_settle(spa_run *r, const spa_val *v, spa_val *tmp)
 {
     bool any = false;
