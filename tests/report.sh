@@ -214,6 +214,20 @@ expect_status 0 "report with an unreadable history" "$T" report "$S" -o "$tmp/un
 expect_in "$tmp/cli.err" "history.jsonl: read error" "the unreadable history is reported"
 rmdir "$S/history.jsonl"
 
+# A summary whose fuzz target has no "crashes" list, and a run whose findings and ops are not arrays:
+# reported pages, not an abort (json-c asserts on a missing array).
+mkdir -p "$tmp/sparse"
+python3 - "$tmp/sparse" <<'PY'
+import json, sys
+d = sys.argv[1]
+json.dump({"tool": "tiefuzz nightly", "format": 1, "date": "2026-12-01T00:00:00+00:00", "device": "x",
+           "campaign": {"status": 0, "ops": []}, "fuzz_targets": [{"name": "fuzz_diff", "status": 0, "runs": 5}],
+           "new_findings": {}, "failed_steps": [], "exit_status": 0}, open(f"{d}/summary.json", "w"))
+json.dump({"ops": [], "findings": "none"}, open(f"{d}/run.json", "w"))
+PY
+expect_status 0 "report of a sparse nightly directory" "$T" report "$tmp/sparse" -o "$tmp/sparse.html"
+expect_in "$tmp/sparse.html" "fuzz_diff" "the sparse night's fuzz target is listed"
+
 # --- A real short night on the default device: every new finding with its explanation.
 R="$tmp/real"
 mkdir -p "$R/none"

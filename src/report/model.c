@@ -52,6 +52,12 @@ static json_object *member(json_object *o, const char *key, json_type t)
     return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, t) ? v : NULL;
 }
 
+/* The length of an array; 0 for anything else (json-c asserts on a non-array). */
+static size_t length_of(json_object *a)
+{
+    return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 static char *str_of(json_object *o, const char *key)
 {
     json_object *v = member(o, key, json_type_string);
@@ -114,7 +120,7 @@ static void read_cell_map(json_object *list, rep_op *op)
     if (!list)
         return;
     op->has_cell_map = true;
-    for (size_t i = 0; i < json_object_array_length(list); i++) {
+    for (size_t i = 0; i < length_of(list); i++) {
         json_object *c = json_object_array_get_idx(list, i);
         int64_t cell = json_object_is_type(c, json_type_int) ? json_object_get_int64(c) : -1;
         if (cell >= 0 && cell < REP_CELLS)
@@ -145,7 +151,7 @@ static void read_op(json_object *o, rep_op *op)
 
 static void read_ops(json_object *list, rep_night *n)
 {
-    size_t k = list ? json_object_array_length(list) : 0;
+    size_t k = length_of(list);
     n->ops = calloc(k + 1, sizeof *n->ops);
     for (size_t i = 0; i < k && n->ops; i++) {
         json_object *o = json_object_array_get_idx(list, i);
@@ -181,7 +187,7 @@ static void read_finding(json_object *o, rep_finding *f)
  * not, and the signatures no earlier run had (status NEW). */
 static void read_findings(json_object *list, rep_night *n)
 {
-    size_t k = list ? json_object_array_length(list) : 0;
+    size_t k = length_of(list);
     n->findings = calloc(k + 1, sizeof *n->findings);
     for (size_t i = 0; i < k && n->findings; i++) {
         json_object *o = json_object_array_get_idx(list, i);
@@ -255,9 +261,9 @@ int rep_night_read_run(const char *path, rep_night *out, char *err, size_t errn)
 
 static void read_targets(json_object *list, rep_night *n)
 {
-    size_t k = list ? json_object_array_length(list) : 0, crashes = 0;
+    size_t k = length_of(list), crashes = 0;
     for (size_t i = 0; i < k; i++)
-        crashes += json_object_array_length(member(json_object_array_get_idx(list, i), "crashes", json_type_array));
+        crashes += length_of(member(json_object_array_get_idx(list, i), "crashes", json_type_array));
     n->targets = calloc(k + 1, sizeof *n->targets);
     n->crashes = calloc(crashes + 1, sizeof *n->crashes);
     for (size_t i = 0; i < k && n->targets && n->crashes; i++) {
@@ -269,7 +275,7 @@ static void read_targets(json_object *list, rep_night *n)
         r->corpus_before = uint_of(t, "corpus_before");
         r->corpus_after = uint_of(t, "corpus_after");
         json_object *cl = member(t, "crashes", json_type_array);
-        for (size_t c = 0; cl && c < json_object_array_length(cl); c++) {
+        for (size_t c = 0; c < length_of(cl); c++) {
             json_object *x = json_object_array_get_idx(cl, c);
             rep_crash *cr = &n->crashes[n->n_crashes++];
             cr->target = rep_strdup(r->name);
@@ -282,7 +288,7 @@ static void read_targets(json_object *list, rep_night *n)
 
 static void read_failed_steps(json_object *list, rep_night *n)
 {
-    size_t k = list ? json_object_array_length(list) : 0;
+    size_t k = length_of(list);
     n->failed_steps = calloc(k + 1, sizeof *n->failed_steps);
     for (size_t i = 0; i < k && n->failed_steps; i++) {
         json_object *s = json_object_array_get_idx(list, i);
@@ -320,7 +326,7 @@ int rep_night_read_nightly(const char *dir, rep_night *out, char *err, size_t er
     out->commit = str_of(s, "commit");
     out->exit_status = int_of(s, "exit_status", -1);
     json_object *nf = member(s, "new_findings", json_type_array);
-    out->new_findings = nf ? (unsigned)json_object_array_length(nf) : out->new_findings;
+    out->new_findings = nf ? (unsigned)length_of(nf) : out->new_findings;
     read_targets(member(s, "fuzz_targets", json_type_array), out);
     read_failed_steps(member(s, "failed_steps", json_type_array), out);
     json_object_put(run);
