@@ -1,5 +1,6 @@
 /* Regression tuple files. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,31 +165,67 @@ void io_regression_normalize(io_regression *r)
     r->n = k;
 }
 
+/* The output grows as it is written: its length is not bounded by a fixed
+ * share per tuple (an instance line alone can be 560 characters, a tuple of
+ * 384 + 384 words 6,900).  A fixed estimate (256 + 400 per tuple) let
+ * snprintf run past the buffer once a file's tuples were long enough (heap
+ * overflow found by fuzz_formats). */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} out_buf;
+
+static void out(out_buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(out_buf *o, const char *fmt, ...)
+{
+    while (!o->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < o->cap - o->len) {
+            o->len += (size_t)n;
+            return;
+        }
+        size_t cap = n < 0 ? 0 : (o->len + (size_t)n + 1) * 2;
+        char *s = cap ? realloc(o->s, cap) : NULL;
+        if (!s) {
+            o->failed = true;
+            return;
+        }
+        o->s = s;
+        o->cap = cap;
+    }
+}
+
 char *io_regression_format(const io_regression *r)
 {
-    size_t cap = 256 + (size_t)r->n * 400, len = 0;
-    char *s = malloc(cap);
-    if (!s)
+    out_buf o = {malloc(256), 0, 256, false};
+    if (!o.s)
         return NULL;
-    len += (size_t)snprintf(s + len, cap - len, "tiefuzz-regression 1\nop %s\n", r->op);
+    out(&o, "tiefuzz-regression 1\nop %s\n", r->op);
     const io_regression_entry *prev = NULL;
     for (unsigned i = 0; i < r->n; i++) {
         const io_regression_entry *e = &r->e[i];
         if (!prev || strcmp(prev->controls, e->controls) || strcmp(prev->params, e->params) ||
             strcmp(prev->lowering, e->lowering))
-            len += (size_t)snprintf(s + len, cap - len, "instance controls=%s params=%s lowering=%s\n", e->controls,
-                                    e->params, e->lowering);
+            out(&o, "instance controls=%s params=%s lowering=%s\n", e->controls, e->params, e->lowering);
         for (unsigned j = 0; j < e->n_in; j++)
-            len += (size_t)snprintf(s + len, cap - len, "%s%08x", j ? " " : "", e->in[j]);
-        len += (size_t)snprintf(s + len, cap - len, " ->");
+            out(&o, "%s%08x", j ? " " : "", e->in[j]);
+        out(&o, " ->");
         for (unsigned j = 0; j < e->n_out; j++)
-            len += (size_t)snprintf(s + len, cap - len, " %08x", e->out[j]);
+            out(&o, " %08x", e->out[j]);
         if (e->comment[0])
-            len += (size_t)snprintf(s + len, cap - len, "   # %s", e->comment);
-        len += (size_t)snprintf(s + len, cap - len, "\n");
+            out(&o, "   # %s", e->comment);
+        out(&o, "\n");
         prev = e;
     }
-    return s;
+    if (o.failed) {
+        free(o.s);
+        return NULL;
+    }
+    return o.s;
 }
 
 void io_regression_free(io_regression *r)
