@@ -135,8 +135,9 @@ static void combination(const isa_op *op, const axis *axes, unsigned n_axes, uns
         c /= axes[i].n;
         in->param[axes[i].id] = value;
         char vt[32];
-        used += snprintf(buf + used, n - (size_t)used, "%s%s=%s", i ? " " : "", isa_params[axes[i].id].name,
-                         isa_param_value_text(axes[i].id, value, vt, sizeof vt));
+        if ((size_t)used < n)  /* a full buffer truncates the text; n - used must not wrap */
+            used += snprintf(buf + used, n - (size_t)used, "%s%s=%s", i ? " " : "", isa_params[axes[i].id].name,
+                             isa_param_value_text(axes[i].id, value, vt, sizeof vt));
     }
 }
 
