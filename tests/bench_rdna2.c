@@ -24,7 +24,13 @@
  * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when the
  * pipeline's outputs of a pass differed from the first pass's (it must be
  * deterministic).
- * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [OP-GLOB...] */
+ * --per-class prints instead, per op and class, where a generated case's
+ * time goes: construction (impl->construct, one attempt), the fast verdict
+ * of what was built (isa_eval_fast with the class wanted) in ns a case, and
+ * the attempts per case isa_generate_fast makes (a miss is built again, up
+ * to four times): lines "class op=... class=... construct_ns=...
+ * verdict_ns=... attempts=...".
+ * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class] [OP-GLOB...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,12 +142,76 @@ static double timed(const bench_set *s, int what, double seconds)
     return (double)done / (t1 - t0);
 }
 
+/* ns a case of construction alone, class c, over fresh cases each pass. */
+static double construct_ns(const isa_instance *in, gen_class c, uint32_t *words, unsigned count, double seconds)
+{
+    const isa_op *op = in->op;
+    uint64_t done = 0;
+    double t0 = now(), t1;
+    do {
+        for (unsigned i = 0; i < count; i++) {
+            gen_rng r = gen_rng_for(1, (uint64_t)c, done + i);
+            op->impl->construct(in, c, &r, words + (size_t)i * op->n_in);
+        }
+        done += count;
+    } while ((t1 = now()) - t0 < seconds);
+    return (t1 - t0) / (double)done * 1e9;
+}
+
+/* ns a case of the fast verdict (outputs and classes) of the built cases. */
+static double verdict_ns(const isa_instance *in, gen_class c, const uint32_t *words, uint32_t *out, unsigned count,
+                         double seconds)
+{
+    const isa_op *op = in->op;
+    isa_verdict v;
+    uint64_t done = 0;
+    double t0 = now(), t1;
+    do {
+        for (unsigned i = 0; i < count; i++)
+            isa_eval_fast(in, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, 1u << c, &v);
+        done += count;
+    } while ((t1 = now()) - t0 < seconds);
+    return (t1 - t0) / (double)done * 1e9;
+}
+
+/* Attempts per case, as isa_generate_fast makes them. */
+static double attempts(const isa_instance *in, gen_class c, uint32_t *words, uint32_t *out, unsigned count)
+{
+    uint64_t made = 0;
+    isa_verdict v;
+    for (unsigned i = 0; i < count; i++) {
+        gen_rng r = gen_rng_for(1, (uint64_t)c, i);
+        for (int a = 0; a < 4; a++) {
+            bool reachable = in->op->impl->construct(in, c, &r, words);
+            isa_eval_fast(in, words, out, 1u << c, &v);
+            made++;
+            if ((v.classes & (1u << c)) || !reachable)
+                break;
+        }
+    }
+    return (double)made / count;
+}
+
+static void per_class(const isa_op *op, const gen_class *classes, unsigned n, uint32_t *words, uint32_t *out,
+                      unsigned count, double seconds)
+{
+    isa_instance in;
+    isa_instance_default(&in, op);
+    for (unsigned k = 0; k < n; k++) {
+        gen_class c = classes[k];
+        double cn = construct_ns(&in, c, words, count, seconds);
+        double vn = verdict_ns(&in, c, words, out, count, seconds);
+        printf("class op=%s class=%s construct_ns=%.1f verdict_ns=%.1f attempts=%.3f\n", op->name, gen_class_name(c), cn,
+               vn, attempts(&in, c, words, out, count));
+    }
+}
+
 int main(int argc, char **argv)
 {
     isa_lowering l = LOWERING_DIRECT;
     unsigned batch_size = 65536;
     double seconds = 0.3;
-    bool device_too = true;
+    bool device_too = true, by_class = false;
     const char *globs[32] = {0};
     unsigned n_globs = 0;
     for (int i = 1; i < argc; i++) {
@@ -158,6 +228,8 @@ int main(int argc, char **argv)
             seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-device"))
             device_too = false;
+        else if (!strcmp(argv[i], "--per-class"))
+            by_class = true;
         else if (n_globs < 32)
             globs[n_globs++] = argv[i];
     }
@@ -217,6 +289,11 @@ int main(int argc, char **argv)
             count = (unsigned)(out_words / op->n_out);
         if (count > batch_size)
             count = batch_size;
+        if (by_class) {
+            if (strcmp(kind, "tile"))
+                per_class(op, mine, n_mine, words, out, count, seconds);
+            continue;
+        }
         for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
         bench_set s = {&in, words, out, count};
