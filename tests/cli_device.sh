@@ -107,6 +107,14 @@ a, b = (json.load(open(p))["ops"][0]["disagreements_kept"] for p in sys.argv[1:3
 assert a and [x["case"] for x in a] == [x["case"] for x in b]
 assert [x["input"] for x in a] == [x["input"] for x in b]
 PY
+# A --batch smaller than one tile (a tile op has 320 input words): the batch
+# buffers still hold one tuple, so the run runs its cases (it used to submit
+# empty batches forever).
+timeout 120 "$T" run mma.ampere.m16n8k16.f32.f16.f16.f32 --batch 8 --cases 3 --quiet --known "$tmp/none" \
+    --no-findings --json "$tmp/tile-batch.json" >"$tmp/out" 2>"$tmp/err"
+got=$?
+[ "$got" = 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["ops"][0]["cases"] == 3' \
+    "$tmp/tile-batch.json" && ok || bad "tile op with --batch 8: exit $got (124: it hung), want 0 and 3 cases"
 
 # Two shards cover exactly what one run does, with no overlap.
 for sh in none 0/2 1/2; do

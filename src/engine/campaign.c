@@ -425,6 +425,13 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     /* Batches are sized in words: o->batch tuples of up to 8 words; ops with
      * larger tuples (tiles) get proportionally fewer a batch. */
     size_t words_in = (size_t)o->batch * 8, words_out = (size_t)o->batch * 2;
+    /* Room for one tuple of the largest op whatever --batch says: a --batch
+     * under 64 gave a tile op (320 words in, 128 out) no room at all, and
+     * run_op then submitted empty batches forever without advancing. */
+    if (words_in < ISA_MAX_IN)
+        words_in = ISA_MAX_IN;
+    if (words_out < ISA_MAX_OUT)
+        words_out = ISA_MAX_OUT;
     for (int i = 0; i < 2; i++) {
         res->slots[i].batch = vkr_batch_create(res->dev, words_in, words_out, err, sizeof err);
         if (!res->slots[i].batch) {
