@@ -35,6 +35,22 @@ PY
 s=$(status "$T" run rdna2.v_fma_f32 --lowering direct --cases 200000 --quiet --findings known-findings)
 [ "$s" = 0 ] && grep -q "KNOWN: lavapipe computes GLSL.std.450 Fma unfused" "$tmp/out" && ok || bad "known divergences: exit $s"
 
+# A findings directory whose path is long (here 900 bytes; up to 1,023 are
+# made): the files keep their whole names (they were cut to '.find' at 600
+# bytes, which export and merge then passed by).
+deep=$tmp/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})/$(printf 'g%.0s' {1..200})
+deep=$deep/$(printf 'h%.0s' $(seq $((899 - ${#deep}))))
+s=$(status "$T" run rdna2.v_fma_f32 --lowering direct --cases 20000 --quiet --known "$tmp/none" --findings "$deep" \
+    --json deep.json)
+python3 - deep.json "$deep" <<'PY' && [ "$s" = 1 ] && ok || bad "finding files in a deep directory: exit $s"
+import json, os, sys
+fs, d = json.load(open(sys.argv[1]))["findings"], sys.argv[2]
+assert len(d) == 900 and fs
+names = [f for f in os.listdir(d) if not f.startswith(".")]
+assert names and all(f.endswith(".finding") for f in names), names
+assert sorted(f["file"] for f in fs) == sorted(d + "/" + f for f in names)
+PY
+
 one=$(ls findings/*.finding | head -1)
 s=$(status "$T" repro "$one")
 [ "$s" = 1 ] && grep -q "verdict: disagrees" "$tmp/out" && grep -q "distance to tie" "$tmp/out" && ok || bad "repro direct: exit $s"

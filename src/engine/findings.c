@@ -154,7 +154,15 @@ static int finding_path(const eng_findings *f, const isa_op *op, uint64_t sig, c
         snprintf(err, errn, "cannot create the findings directory %s (%s)", f->o.dir, strerror(errno));
         return -1;
     }
-    snprintf(path, n, "%s/%s-%016llx.finding", f->o.dir, op->name, (unsigned long long)sig);
+    /* A name cut short by the buffer would be written all the same, under a
+     * name that export, merge and report do not read: refuse it instead. */
+    int len = snprintf(path, n, "%s/%s-%016llx.finding", f->o.dir, op->name, (unsigned long long)sig);
+    if (len < 0 || (size_t)len >= n) {
+        path[0] = 0;
+        snprintf(err, errn, "the findings directory %s makes finding file names longer than %zu bytes", f->o.dir,
+                 n - 1);
+        return -1;
+    }
     return 0;
 }
 
