@@ -139,17 +139,41 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
     }
 }
 
+static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, unsigned *to);
+
 static void *fill_chunks(void *arg)
 {
     fill_job *j = arg;
-    unsigned count = j->sl->count;
-    for (;;) {
-        unsigned k = atomic_fetch_add_explicit(j->next_chunk, 1, memory_order_relaxed);
-        if (k >= (count + FILL_CHUNK - 1) / FILL_CHUNK)
-            return NULL;
-        unsigned from = k * FILL_CHUNK;
-        fill_range(j, from, count - from < FILL_CHUNK ? count : from + FILL_CHUNK);
-    }
+    unsigned from, to;
+    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
+        fill_range(j, from, to);
+    return NULL;
+}
+
+/* fn on jobs[0..n), jobs[0] on this thread and each other on a thread of
+ * its own; the jobs share their work through a chunk counter, so a thread
+ * that cannot be started leaves its share to the others. */
+static void run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, unsigned n)
+{
+    pthread_t tid[64];
+    bool started[64] = {false};
+    for (unsigned k = 1; k < n && k < 64; k++)
+        started[k] = pthread_create(&tid[k], NULL, fn, (char *)jobs + k * job_size) == 0;
+    fn(jobs);
+    for (unsigned k = 1; k < n && k < 64; k++)
+        if (started[k])
+            pthread_join(tid[k], NULL);
+}
+
+/* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */
+static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, unsigned *to)
+{
+    unsigned k = atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+    if (k >= (count + FILL_CHUNK - 1) / FILL_CHUNK)
+        return false;
+    *from = k * FILL_CHUNK;
+    *to = count - *from < FILL_CHUNK ? count : *from + FILL_CHUNK;
+    return true;
 }
 
 static void fill(run_state *s, eng_op_report *r, slot *sl)
@@ -160,8 +184,6 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     if (sl->count < 4096 * threads)
         threads = 1;
     fill_job jobs[64];
-    pthread_t tid[64];
-    bool started[64] = {false};
     atomic_uint next_chunk = 0;
     for (unsigned k = 0; k < threads; k++) {
         memset(&jobs[k], 0, sizeof jobs[k]);
@@ -170,13 +192,8 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         jobs[k].next_chunk = &next_chunk;
         jobs[k].classes = s->classes;
         jobs[k].n_classes = s->n_classes;
-        if (k)
-            started[k] = pthread_create(&tid[k], NULL, fill_chunks, &jobs[k]) == 0;
     }
-    fill_chunks(&jobs[0]);  /* a thread that could not start leaves its chunks to the others */
-    for (unsigned k = 1; k < threads; k++)
-        if (started[k])
-            pthread_join(tid[k], NULL);
+    run_jobs(fill_chunks, jobs, sizeof jobs[0], threads);
     /* The earliest failing case, whichever thread met it: the report does not depend on the split. */
     fill_job *first = NULL;
     for (unsigned k = 0; k < threads; k++)
@@ -193,6 +210,68 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
 }
 
+/* What check needs of each disagreement before it records them in case
+ * order: the exact model's re-check of the host outputs and the finding's
+ * key.  Both are pure, so the generation threads share them out in chunks:
+ * on a device that takes a known liberty (lavapipe's unfused Fma) a quarter
+ * of the cases disagree, and on one thread these two steps were half the
+ * campaign's time. */
+typedef struct {
+    _Alignas(64) const run_state *s;
+    const slot *sl;
+    const uint8_t *bad;
+    const uint32_t *device;
+    atomic_uint *next_chunk;
+    eng_finding_key *keys;  /* per case of the batch; set for the disagreeing ones */
+    char *audit_failure;    /* this job's earliest re-check failure (malloc'd), or NULL */
+    unsigned failure_at;    /* its case within the batch */
+} recheck_job;
+
+static void *recheck_chunks(void *arg)
+{
+    recheck_job *j = arg;
+    const isa_op *op = j->sl->in.op;
+    bool audit = isa_has_fast(op);
+    unsigned from, to;
+    /* A job's chunks come in increasing order: its first failure is its earliest. */
+    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
+        for (unsigned i = from; i < to; i++) {
+            if (!j->bad[i])
+                continue;
+            const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+            if (audit && !j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, NULL, 0)))
+                j->failure_at = i;
+            j->keys[i] = eng_findings_key(j->s->findings, &j->sl->in, w, h, j->device + (size_t)i * op->n_out);
+        }
+    return NULL;
+}
+
+/* The re-checks and keys of a batch's disagreements; returns the earliest
+ * failing case's message (malloc'd) with its case in *failure_at, or NULL. */
+static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, unsigned n_bad, const uint32_t *device,
+                     eng_finding_key *keys, unsigned *failure_at)
+{
+    unsigned threads = s->o->threads ? s->o->threads : 1;
+    if (n_bad < 256 || threads > 64)
+        threads = 1;
+    recheck_job jobs[64];
+    atomic_uint counter = 0;
+    for (unsigned k = 0; k < threads; k++)
+        jobs[k] = (recheck_job){.s = s, .sl = sl, .bad = bad, .device = device, .next_chunk = &counter, .keys = keys};
+    run_jobs(recheck_chunks, jobs, sizeof jobs[0], threads);
+    recheck_job *first = NULL;
+    for (unsigned k = 0; k < threads; k++)
+        if (jobs[k].audit_failure && (!first || jobs[k].failure_at < first->failure_at))
+            first = &jobs[k];
+    for (unsigned k = 0; k < threads; k++)
+        if (&jobs[k] != first)
+            free(jobs[k].audit_failure);
+    if (!first)
+        return NULL;
+    *failure_at = first->failure_at;
+    return first->audit_failure;
+}
+
 static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
 {
     const eng_options *o = s->o;
@@ -204,19 +283,31 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
         return;
     /* The device buffer is reused by minimization: keep this batch's outputs. */
     uint32_t *copy = malloc((size_t)sl->count * op->n_out * 4);
+    eng_finding_key *keys = malloc((size_t)sl->count * sizeof *keys);
+    if (!copy || !keys) {
+        fprintf(stderr, "\ntiefuzz: out of memory checking a batch of %s\n", op->name);
+        s->failure = EXIT_INTERNAL;
+        free(copy);
+        free(keys);
+        return;
+    }
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
+    unsigned failure_at = 0;
+    char *failure = recheck(s, sl, bad, n, copy, keys, &failure_at);
     for (unsigned i = 0; i < sl->count; i++) {
         if (!bad[i])
             continue;
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
-         * they are believed (the verdicts are audited on the sample, in fill_slice). */
+         * they are believed (the verdicts are audited on the sample, in fill_range). */
         if (isa_has_fast(op) && !s->audit_failure) {
             r->audited++;
-            s->audit_failure = audit_case(&sl->in, w, h, NULL, 0);
-            if (s->audit_failure)
+            if (failure && i == failure_at) {
+                s->audit_failure = failure;
+                failure = NULL;
                 break;
+            }
         }
         if (r->disagreements < o->show && !o->quiet) {
             fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", op->name,
@@ -235,14 +326,16 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
         char err[600];
         bool device_error;
         /* After a failure the store only counts (the summary and the findings agree). */
-        if (eng_findings_add(s->findings, &sl->in, w, h, d, sl->start + i,
-                             s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
-                             &device_error) &&
+        if (eng_findings_add_keyed(s->findings, keys[i], &sl->in, w, h, d, sl->start + i,
+                                   s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
+                                   &device_error) &&
             !s->failure) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
             s->failure = device_error ? EXIT_NO_DEVICE : EXIT_INTERNAL;  /* a file that cannot be written: as merge */
         }
     }
+    free(failure);  /* not reached: an earlier case ended the batch */
+    free(keys);
     free(copy);
 }
 

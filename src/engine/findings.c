@@ -177,13 +177,28 @@ static int stop_writing(eng_findings *f, eng_finding_entry *e)
     return -1;
 }
 
+eng_finding_key eng_findings_key(const eng_findings *f, const isa_instance *in, const uint32_t *words,
+                                 const uint32_t *host, const uint32_t *device)
+{
+    eng_kind kind = eng_classify(in, words, host, device);
+    return (eng_finding_key){kind, eng_signature(in, &f->target, kind)};
+}
+
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
                      size_t errn, bool *device_error)
 {
+    return eng_findings_add_keyed(f, eng_findings_key(f, in, words, host, device), in, words, host, device,
+                                  case_index, c, declared, err, errn, device_error);
+}
+
+int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_instance *in, const uint32_t *words,
+                           const uint32_t *host, const uint32_t *device, uint64_t case_index, gen_class c,
+                           const char *declared, char *err, size_t errn, bool *device_error)
+{
     *device_error = false;
-    eng_kind kind = eng_classify(in, words, host, device);
-    uint64_t sig = eng_signature(in, &f->target, kind);
+    eng_kind kind = key.kind;
+    uint64_t sig = key.signature;
     sig_entry *have = find_signature(f, sig);
     if (have) {
         count_cases(f, have, 1);

@@ -33,6 +33,18 @@ void eng_findings_set_strict_nan(eng_findings *f, bool strict);
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,
                      const uint32_t *device, uint64_t case_index, gen_class c, const char *declared, char *err,
                      size_t errn, bool *device_error);
+/* The same in two steps: what a disagreement is (its kind and signature),
+ * a pure function of the case that threads may compute side by side, then
+ * its recording, in case order. */
+typedef struct {
+    eng_kind kind;
+    uint64_t signature;
+} eng_finding_key;
+eng_finding_key eng_findings_key(const eng_findings *f, const isa_instance *in, const uint32_t *words,
+                                 const uint32_t *host, const uint32_t *device);
+int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_instance *in, const uint32_t *words,
+                           const uint32_t *host, const uint32_t *device, uint64_t case_index, gen_class c,
+                           const char *declared, char *err, size_t errn, bool *device_error);
 /* At the end of a run: each finding file written gets its final count (the
  * cases with its signature), so merged shards can sum them.  0, or -1 with err. */
 int eng_findings_finish(eng_findings *f, char *err, size_t errn);
