@@ -103,6 +103,19 @@ s=$(status "$T" repro edited.finding)
 printf 'tiefuzz-regression 1\nop rdna2.v_fma_f32\n1 2 3 -> 4\n' >bad.tuples
 s=$(status "$T" replay bad.tuples --host-only)
 [ "$s" = 2 ] && grep -q "bad.tuples:3: a tuple before any 'instance' line" "$tmp/err" && ok || bad "bad regression: exit $s"
+# A tile whose expected word 5 is wrong: the message names that word (word 0 agrees).
+op=mma.volta.m8n8k4.f16.f16.f16.f16
+zeros=$(printf '0 %.0s' $(seq 64))
+host=$("$T" eval "$op" $zeros)
+python3 - "$op" "$host" "$zeros" >tile.tuples <<'PY'
+import sys
+w = sys.argv[2].split()
+w[5] = "%08x" % (int(w[5], 16) ^ 1)
+print(f"tiefuzz-regression 1\nop {sys.argv[1]}\ninstance controls=none params=none lowering=exact\n{sys.argv[3]}-> {' '.join(w)}")
+PY
+s=$(status "$T" replay tile.tuples --host-only)
+[ "$s" = 1 ] && grep -q "tile.tuples:4: HOST MODEL MISMATCH .*expected 00000001, the model gives 00000000 (output word 5 of 32)" \
+    "$tmp/err" && ok || bad "tile mismatch names its word: exit $s: $(head -c 300 "$tmp/err")"
 # A binary case (the crash-file encoding) reproduces too.
 python3 - <<'PY'
 import struct

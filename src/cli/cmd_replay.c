@@ -56,6 +56,25 @@ static int add_paths(const char *path, char ***list, unsigned *n, char *err, siz
     return ok ? 0 : -1;
 }
 
+/* The first output word where a and b differ (0 when none does). */
+static unsigned first_difference(const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return i;
+    return 0;
+}
+
+/* " (output word W of N)" for ops with several output words (a tile has
+ * hundreds): word 0 alone may well agree. */
+static const char *word_of(unsigned w, unsigned n, char *buf, size_t size)
+{
+    if (n <= 1)
+        return "";
+    snprintf(buf, size, " (output word %u of %u)", w, n);
+    return buf;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     cli_args a = {argc, argv, 1, "replay", false};
@@ -141,12 +160,14 @@ int cmd_replay(int argc, char **argv)
                 continue;
             }
             total++;
+            char where[48];
             uint32_t host[ISA_MAX_OUT];
             op->impl->eval(&in, e->in, host, NULL);
             if (memcmp(host, e->out, op->n_out * 4)) {
                 host_fail++;
-                fprintf(stderr, "%s:%u: HOST MODEL MISMATCH (a model bug): expected %08x, the model gives %08x\n",
-                        files[f], e->line, e->out[0], host[0]);
+                unsigned w = first_difference(e->out, host, op->n_out);
+                fprintf(stderr, "%s:%u: HOST MODEL MISMATCH (a model bug): expected %08x, the model gives %08x%s\n",
+                        files[f], e->line, e->out[w], host[w], word_of(w, op->n_out, where, sizeof where));
                 continue;
             }
             if (host_only)
@@ -186,8 +207,10 @@ int cmd_replay(int argc, char **argv)
                        rule->reason, rule->where);
             } else {
                 dev_fail++;
-                fprintf(stderr, "%s:%u: DEVICE MISMATCH on %s (%s lowering, %s): expected %08x, device %08x\n",
-                        files[f], e->line, t.device, t.lowering, eng_kind_name(k), e->out[0], out[0]);
+                unsigned w = first_difference(e->out, out, op->n_out);
+                fprintf(stderr, "%s:%u: DEVICE MISMATCH on %s (%s lowering, %s): expected %08x, device %08x%s\n",
+                        files[f], e->line, t.device, t.lowering, eng_kind_name(k), e->out[w], out[w],
+                        word_of(w, op->n_out, where, sizeof where));
             }
         }
         io_regression_free(&r);
