@@ -203,8 +203,8 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
                                           shape.n_spec, m->module.local_size, shape.per_tuple, err, errn);
     m->pipes[slot].k = k;
     m->pipes[slot].pipeline = p;
-    if (!p)
-        m->n_pipes = slot;  /* do not keep a failed slot */
+    if (!p)  /* do not keep a failed slot: the last entry takes its place (cutting the list there leaked those above) */
+        m->pipes[slot] = m->pipes[--m->n_pipes];
     return p;
 }
 
