@@ -146,6 +146,12 @@ PY
 # ... byte for byte: per signature the earliest case's finding, with the summed count.
 # The lock file names its last holder's pid, which differs between runs: only finding files compare.
 diff -r -x .tiefuzz.lock "$tmp/f-merged" "$tmp/f-none" >&2 && ok || bad "merged shard finding files differ from the unsharded run's"
+# Into a directory whose path is 1,000 bytes (io_make_dirs makes up to 1,023): the files keep their
+# whole names (paths were cut at 1,024 bytes, sending them elsewhere under cut names).
+deep=$tmp/$(printf 'd%.0s' {1..240})/$(printf 'e%.0s' {1..240})/$(printf 'f%.0s' {1..240})/$(printf 'g%.0s' {1..200})
+deep=$deep/$(printf 'h%.0s' $(seq $((999 - ${#deep}))))
+"$T" merge "$tmp/f-0-2" "$tmp/f-1-2" -o "$deep" >/dev/null 2>"$tmp/err" && [ "${#deep}" = 1000 ] \
+    && diff -r -x .tiefuzz.lock "$deep" "$tmp/f-none" >&2 && ok || bad "merge into a 1,000-byte directory: $(head -3 "$tmp/err")"
 
 # --jobs: worker processes give what one process gives, for the same seed and cases: the same
 # finding files byte for byte, and the same --json but for timings and finding paths.  A

@@ -30,9 +30,14 @@ static const char help[] =
     "Exit: 0 merged, 2 bad usage, an unreadable or corrupt finding or -o DIR in use (nothing written),\n"
     "4 a write failed.\n";
 
+/* A directory of up to 1,023 bytes (what io_make_dirs makes) and a file
+ * name of up to 255: a path that would not fit is refused, never cut (a
+ * cut path names another file). */
+#define MERGE_PATH 1280
+
 typedef struct {
     char name[256];        /* <op>-<signature>.finding */
-    char path[1024];       /* the copy that is kept */
+    char path[MERGE_PATH]; /* the copy that is kept */
     char *bytes;
     size_t len;
     unsigned complexity;
@@ -59,8 +64,11 @@ static int add_file(merge_set *s, const char *dir, const char *name, char *err, 
 {
     merged m;
     memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "%s", name);
-    snprintf(m.path, sizeof m.path, "%s/%s", dir, name);
+    if ((size_t)snprintf(m.name, sizeof m.name, "%s", name) >= sizeof m.name ||
+        (size_t)snprintf(m.path, sizeof m.path, "%s/%s", dir, name) >= sizeof m.path) {
+        snprintf(err, errn, "%.600s/%.300s: path too long", dir, name);
+        return -1;
+    }
     if (io_read_file(m.path, IO_FINDING_MAX_BYTES, &m.bytes, &m.len, err, errn))
         return -1;
     if (io_finding_parse(m.bytes, m.len, m.path, &m.rec, err, errn)) {
@@ -222,8 +230,12 @@ int cmd_merge(int argc, char **argv)
     unsigned written = 0;
     for (unsigned i = 0; i < s.n && !rc; i++) {
         merged *m = &s.items[i];
-        char target[1024];
-        snprintf(target, sizeof target, "%s/%s", out_dir, m->name);
+        char target[MERGE_PATH];
+        if ((size_t)snprintf(target, sizeof target, "%s/%s", out_dir, m->name) >= sizeof target) {
+            fprintf(stderr, "tiefuzz merge: %.600s/%s: path too long\n", out_dir, m->name);
+            rc = EXIT_USAGE;
+            break;
+        }
         char *counted = NULL;
         if (m->total_count != m->rec.count && !(counted = io_finding_with_count(m->bytes, m->len, m->total_count))) {
             fprintf(stderr, "tiefuzz merge: %s: no count line to update\n", m->path);
