@@ -53,8 +53,9 @@ static void reject(const char *text, size_t len, const char *want, const char *w
     CHECK(strncmp(err, "t.finding:", 10) == 0, "%s: message '%s' does not start with the file name", what, err);
 }
 
-/* Re-sign edited text so that only the edit is wrong, not the checksum. */
-static char *resign(const char *text)
+/* Re-sign edited text so that only the edit is wrong, not the checksum.
+ * Takes the edited text (replace()'s, malloc'd) and frees it. */
+static char *resign(char *text)
 {
     size_t len = strlen(text);
     const char *last = strstr(text, "checksum xxh64 ");
@@ -64,6 +65,7 @@ static char *resign(const char *text)
     out[body] = 0;
     extern unsigned long long test_xxh64(const void *p, size_t n);
     sprintf(out + body, "checksum xxh64 %016llx\n", test_xxh64(out, body));
+    free(text);
     return out;
 }
 
