@@ -148,8 +148,7 @@ PY
 diff -r -x .tiefuzz.lock "$tmp/f-merged" "$tmp/f-none" >&2 && ok || bad "merged shard finding files differ from the unsharded run's"
 # Into a directory whose path is 1,000 bytes (io_make_dirs makes up to 1,023): the files keep their
 # whole names (paths were cut at 1,024 bytes, sending them elsewhere under cut names).
-deep=$tmp/$(printf 'd%.0s' {1..240})/$(printf 'e%.0s' {1..240})/$(printf 'f%.0s' {1..240})/$(printf 'g%.0s' {1..200})
-deep=$deep/$(printf 'h%.0s' $(seq $((999 - ${#deep}))))
+deep=$(long_dir 1000)
 "$T" merge "$tmp/f-0-2" "$tmp/f-1-2" -o "$deep" >/dev/null 2>"$tmp/err" && [ "${#deep}" = 1000 ] \
     && diff -r -x .tiefuzz.lock "$deep" "$tmp/f-none" >&2 && ok || bad "merge into a 1,000-byte directory: $(head -3 "$tmp/err")"
 

@@ -38,8 +38,7 @@ s=$(status "$T" run rdna2.v_fma_f32 --lowering direct --cases 200000 --quiet --f
 # A findings directory whose path is long (here 900 bytes; up to 1,023 are
 # made): the files keep their whole names (they were cut to '.find' at 600
 # bytes, which export and merge then passed by).
-deep=$tmp/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})/$(printf 'g%.0s' {1..200})
-deep=$deep/$(printf 'h%.0s' $(seq $((899 - ${#deep}))))
+deep=$(long_dir 900)
 s=$(status "$T" run rdna2.v_fma_f32 --lowering direct --cases 20000 --quiet --known "$tmp/none" --findings "$deep" \
     --json deep.json)
 python3 - deep.json "$deep" <<'PY' && [ "$s" = 1 ] && ok || bad "finding files in a deep directory: exit $s"

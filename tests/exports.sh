@@ -164,8 +164,7 @@ expect_status 0 "export of 4,100 findings" "$T" export "$tmp/many" --format test
     || bad "export of 4,100 findings wrote $(wc -l <"$tmp/tf/rdna2.v_fma_f32.testfloat") lines"
 # An output directory whose path is long (900 bytes; io_make_dirs makes up to 1,023): the file keeps
 # its whole name inside it (paths were cut at 700 bytes, so the file went elsewhere).
-deep=$tmp/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})/$(printf 'g%.0s' {1..200})
-deep=$deep/$(printf 'h%.0s' $(seq $((899 - ${#deep}))))
+deep=$(long_dir 900)
 expect_status 0 "export into a 900-byte directory" "$T" export "$tmp/many" --format testfloat -o "$deep"
 [ "${#deep}" = 900 ] && [ "$(wc -l <"$deep/rdna2.v_fma_f32.testfloat")" = 4100 ] && ok \
     || bad "export into a 900-byte directory: $(ls "$deep" 2>&1 | head -3)"

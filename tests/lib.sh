@@ -35,3 +35,8 @@ expect_status() {  # expect_status WANT DESCRIPTION CMD...
 expect_in() {  # expect_in FILE TEXT DESCRIPTION
     if grep -q -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(head -c 300 "$1")"; fi
 }
+long_dir() {  # long_dir LENGTH: a path under $tmp of exactly LENGTH bytes (components of at most 240)
+    local d=$tmp
+    while (( ${#d} + 241 < $1 )); do d=$d/$(printf 'd%.0s' {1..240}); done
+    echo "$d/$(printf 'h%.0s' $(seq $(( $1 - ${#d} - 1 ))))"
+}

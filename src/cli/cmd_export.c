@@ -19,22 +19,17 @@ static const char help[] =
     "  amber      DIR/<op>-<signature>.amber per finding (default DIR: .), uint32 buffers, EQ_BUFFER\n"
     "  testfloat  DIR/<op>.testfloat lines 'a b c result' for scalar f32 ops without controls (default DIR: .)\n";
 
-/* Paths: a directory of up to 1,023 bytes (what io_make_dirs makes) and a
- * file name.  A path that would not fit is refused, never cut: a cut path
- * names another file. */
-#define EXPORT_PATH 1200
-
-/* DIR/NAME into path[EXPORT_PATH]; false, with a message, when it does not fit. */
+/* DIR/NAME into path[IO_PATH_MAX]; false, with a message, when it does not fit. */
 static bool join_path(char *path, const char *dir, const char *name)
 {
-    if ((size_t)snprintf(path, EXPORT_PATH, "%s/%s", dir, name) < EXPORT_PATH)
+    if (io_path_join(path, IO_PATH_MAX, dir, name))
         return true;
-    fprintf(stderr, "tiefuzz export: %s/%s: path longer than %d bytes\n", dir, name, EXPORT_PATH - 1);
+    fprintf(stderr, "tiefuzz export: %s/%s: path longer than %d bytes\n", dir, name, IO_PATH_MAX - 1);
     return false;
 }
 
 typedef struct {
-    char path[EXPORT_PATH];
+    char path[IO_PATH_MAX];
     io_finding rec;
     eng_case c;
     isa_lowering lowering;
@@ -54,9 +49,9 @@ static int collect(const char *path, item **items, unsigned *n, char *err, size_
             return -1;
         int rc = 0;
         for (unsigned i = 0; i < k && !rc; i++) {
-            char p[EXPORT_PATH];
-            if ((size_t)snprintf(p, sizeof p, "%s/%s", path, names[i]) >= sizeof p) {
-                snprintf(err, errn, "%.500s/%.200s: path longer than %d bytes", path, names[i], EXPORT_PATH - 1);
+            char p[IO_PATH_MAX];
+            if (!io_path_join(p, sizeof p, path, names[i])) {
+                snprintf(err, errn, "%.500s/%.200s: path longer than %d bytes", path, names[i], IO_PATH_MAX - 1);
                 rc = -1;
             } else {
                 rc = collect(p, items, n, err, errn);
@@ -102,7 +97,7 @@ static int export_tuples(item *items, unsigned n, const char *dir)
         if (!items[i].c.in.op)
             continue;
         const isa_op *op = items[i].c.in.op;
-        char path[EXPORT_PATH], name[128], err[600];
+        char path[IO_PATH_MAX], name[128], err[600];
         snprintf(name, sizeof name, "%s.tuples", op->name);
         if (!join_path(path, dir, name))
             return EXIT_USAGE;
@@ -355,7 +350,7 @@ static int write_bug_note(const item *it, const eng_verdict *v, const char *dir)
     for (unsigned w = 0; w < it->c.in.op->n_out; w++)
         add(&t, " %08x", v->required[w]);
     add(&t, ".\n");
-    char path[EXPORT_PATH], name[128];
+    char path[IO_PATH_MAX], name[128];
     snprintf(name, sizeof name, "%s-%016llx.txt", it->rec.op, (unsigned long long)it->rec.signature);
     int rc = join_path(path, dir, name) ? io_write_atomic(path, write_text, t.s) : -1;
     free(t.s);
@@ -390,7 +385,7 @@ static int export_amber(item *items, unsigned n, const char *dir)
         eng_verdict v;
         bool device_bug = rules_require(it, &m, &dev, &v);
         char *s = amber_script(it, &m, dis, device_bug ? &v : NULL);
-        char path[EXPORT_PATH], name[128];
+        char path[IO_PATH_MAX], name[128];
         snprintf(name, sizeof name, "%s-%016llx.amber", op->name, (unsigned long long)it->rec.signature);
         int rc = join_path(path, dir, name) ? io_write_atomic(path, write_text, s) : -1;
         free(s);
@@ -434,7 +429,7 @@ static int export_testfloat(item *items, unsigned n, const char *dir)
             skipped++;
             continue;
         }
-        char path[EXPORT_PATH], name[128];
+        char path[IO_PATH_MAX], name[128];
         snprintf(name, sizeof name, "%s.testfloat", op->name);
         if (!join_path(path, dir, name))
             return EXIT_USAGE;

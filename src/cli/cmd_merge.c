@@ -30,14 +30,9 @@ static const char help[] =
     "Exit: 0 merged, 2 bad usage, an unreadable or corrupt finding or -o DIR in use (nothing written),\n"
     "4 a write failed.\n";
 
-/* A directory of up to 1,023 bytes (what io_make_dirs makes) and a file
- * name of up to 255: a path that would not fit is refused, never cut (a
- * cut path names another file). */
-#define MERGE_PATH 1280
-
 typedef struct {
     char name[256];        /* <op>-<signature>.finding */
-    char path[MERGE_PATH]; /* the copy that is kept */
+    char path[IO_PATH_MAX]; /* the copy that is kept */
     char *bytes;
     size_t len;
     unsigned complexity;
@@ -65,7 +60,7 @@ static int add_file(merge_set *s, const char *dir, const char *name, char *err, 
     merged m;
     memset(&m, 0, sizeof m);
     if ((size_t)snprintf(m.name, sizeof m.name, "%s", name) >= sizeof m.name ||
-        (size_t)snprintf(m.path, sizeof m.path, "%s/%s", dir, name) >= sizeof m.path) {
+        !io_path_join(m.path, sizeof m.path, dir, name)) {
         snprintf(err, errn, "%.600s/%.300s: path too long", dir, name);
         return -1;
     }
@@ -230,8 +225,8 @@ int cmd_merge(int argc, char **argv)
     unsigned written = 0;
     for (unsigned i = 0; i < s.n && !rc; i++) {
         merged *m = &s.items[i];
-        char target[MERGE_PATH];
-        if ((size_t)snprintf(target, sizeof target, "%s/%s", out_dir, m->name) >= sizeof target) {
+        char target[IO_PATH_MAX];
+        if (!io_path_join(target, sizeof target, out_dir, m->name)) {
             fprintf(stderr, "tiefuzz merge: %.600s/%s: path too long\n", out_dir, m->name);
             rc = EXIT_USAGE;
             break;

@@ -119,37 +119,6 @@ static char *audit_case(const isa_instance *in, const uint32_t *words, const uin
     return strdup(why);
 }
 
-static void fill_range(fill_job *j, unsigned from, unsigned to)
-{
-    const isa_op *op = j->sl->in.op;
-    unsigned audit = j->o->audit;
-    isa_verdict v;
-    for (unsigned i = from; i < to; i++) {
-        uint64_t idx = j->sl->start + i;
-        uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
-        gen_class c = eng_case_class(idx, j->classes, j->n_classes);
-        eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes, w, h, &v);
-        note_classes(&j->stats, c, &v);
-        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-        if (audit && idx % audit == 0 && isa_has_fast(op)) {
-            j->audited++;
-            if (!j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, &v, 1u << c)))
-                j->audit_index = idx;
-        }
-    }
-}
-
-static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, unsigned *to);
-
-static void *fill_chunks(void *arg)
-{
-    fill_job *j = arg;
-    unsigned from, to;
-    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
-        fill_range(j, from, to);
-    return NULL;
-}
-
 /* fn on jobs[0..n), jobs[0] on this thread and each other on a thread of
  * its own; the jobs share their work through a chunk counter, so a thread
  * that cannot be started leaves its share to the others. */
@@ -174,6 +143,35 @@ static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, uns
     *from = k * FILL_CHUNK;
     *to = count - *from < FILL_CHUNK ? count : *from + FILL_CHUNK;
     return true;
+}
+
+static void fill_range(fill_job *j, unsigned from, unsigned to)
+{
+    const isa_op *op = j->sl->in.op;
+    unsigned audit = j->o->audit;
+    isa_verdict v;
+    for (unsigned i = from; i < to; i++) {
+        uint64_t idx = j->sl->start + i;
+        uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+        gen_class c = eng_case_class(idx, j->classes, j->n_classes);
+        eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes, w, h, &v);
+        note_classes(&j->stats, c, &v);
+        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
+        if (audit && idx % audit == 0 && isa_has_fast(op)) {
+            j->audited++;
+            if (!j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, &v, 1u << c)))
+                j->audit_index = idx;
+        }
+    }
+}
+
+static void *fill_chunks(void *arg)
+{
+    fill_job *j = arg;
+    unsigned from, to;
+    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
+        fill_range(j, from, to);
+    return NULL;
 }
 
 static void fill(run_state *s, eng_op_report *r, slot *sl)

@@ -156,8 +156,9 @@ static int finding_path(const eng_findings *f, const isa_op *op, uint64_t sig, c
     }
     /* A name cut short by the buffer would be written all the same, under a
      * name that export, merge and report do not read: refuse it instead. */
-    int len = snprintf(path, n, "%s/%s-%016llx.finding", f->o.dir, op->name, (unsigned long long)sig);
-    if (len < 0 || (size_t)len >= n) {
+    char name[128];
+    snprintf(name, sizeof name, "%s-%016llx.finding", op->name, (unsigned long long)sig);
+    if (!io_path_join(path, n, f->o.dir, name)) {
         path[0] = 0;
         snprintf(err, errn, "the findings directory %s makes finding file names longer than %zu bytes", f->o.dir,
                  n - 1);

@@ -55,9 +55,8 @@ typedef struct {
     const isa_op *op;
     eng_kind kind;
     unsigned complexity_before, complexity_after, rounds;
-    /* its finding file, or "" when none was written: DIR/<op>-<signature>.finding, DIR up to
-     * 1,023 bytes (io_make_dirs); at 600 bytes a long DIR cut the name short (".find") */
-    char path[1200];
+    /* its finding file, or "" when none was written: DIR/<op>-<signature>.finding */
+    char path[IO_PATH_MAX];
     bool existed;               /* the file was there before this run (an earlier run found it) */
     eng_verdict verdict;        /* triage of the first case */
 } eng_finding_entry;

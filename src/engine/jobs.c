@@ -75,7 +75,7 @@ static void remove_dir_files(const char *dir)
     DIR *d = opendir(dir);
     if (!d)
         return;
-    char path[1200];
+    char path[IO_PATH_MAX];
     for (struct dirent *e; (e = readdir(d));) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;

@@ -135,9 +135,15 @@ int io_write_atomic(const char *path, void (*writer)(FILE *f, void *ctx), void *
     return rc;
 }
 
+bool io_path_join(char *path, size_t n, const char *dir, const char *name)
+{
+    int len = snprintf(path, n, "%s/%s", dir, name);
+    return len >= 0 && (size_t)len < n;
+}
+
 int io_make_dirs(const char *dir)
 {
-    char path[1024];
+    char path[IO_DIR_MAX + 1];
     if (strlen(dir) >= sizeof path) {
         errno = ENAMETOOLONG;
         return -1;

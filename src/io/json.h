@@ -27,7 +27,14 @@ void json_hex_words(io_json *j, const char *key, const uint32_t *w, unsigned n);
 /* Write through a temporary file in the same directory, fsync, rename.
  * The writer callback fills the FILE.  Returns 0 or -1 with errno. */
 int io_write_atomic(const char *path, void (*writer)(FILE *f, void *ctx), void *ctx);
-/* mkdir -p; 0 or -1 with errno. */
+/* mkdir -p; 0 or -1 with errno (ENAMETOOLONG past IO_DIR_MAX bytes). */
 int io_make_dirs(const char *dir);
+/* Paths made from a directory io_make_dirs accepts and a file name (at most
+ * 255 bytes): IO_PATH_MAX holds any of them with its NUL. */
+#define IO_DIR_MAX 1023
+#define IO_PATH_MAX (IO_DIR_MAX + 1 + 255 + 1)
+/* DIR/NAME into path[n]; false when it does not fit.  A path cut short names
+ * another file: callers refuse it rather than write there. */
+bool io_path_join(char *path, size_t n, const char *dir, const char *name);
 
 #endif
