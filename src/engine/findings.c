@@ -182,7 +182,12 @@ eng_finding_key eng_findings_key(const eng_findings *f, const isa_instance *in, 
                                  const uint32_t *host, const uint32_t *device)
 {
     eng_kind kind = eng_classify(in, words, host, device);
-    return (eng_finding_key){kind, eng_signature(in, &f->target, kind)};
+    return (eng_finding_key){kind, eng_findings_signature(f, in, kind)};
+}
+
+uint64_t eng_findings_signature(const eng_findings *f, const isa_instance *in, eng_kind k)
+{
+    return eng_signature(in, &f->target, k);
 }
 
 int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *words, const uint32_t *host,

@@ -42,6 +42,9 @@ typedef struct {
 } eng_finding_key;
 eng_finding_key eng_findings_key(const eng_findings *f, const isa_instance *in, const uint32_t *words,
                                  const uint32_t *host, const uint32_t *device);
+/* The signature part of a key, for a caller that judged the kind itself
+ * (eng_kind_of): within one instance it depends on the kind alone. */
+uint64_t eng_findings_signature(const eng_findings *f, const isa_instance *in, eng_kind k);
 int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_instance *in, const uint32_t *words,
                            const uint32_t *host, const uint32_t *device, uint64_t case_index, gen_class c,
                            const char *declared, char *err, size_t errn, bool *device_error);

@@ -4,6 +4,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "signature.h"
+#include "isa/classify.h"
 
 const char *eng_kind_name(eng_kind k)
 {
@@ -73,16 +74,8 @@ static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
     return KIND_OTHER;
 }
 
-eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint32_t *host, const uint32_t *device)
+eng_kind eng_kind_of(const isa_op *op, bool tie, const uint32_t *host, const uint32_t *device)
 {
-    const isa_op *op = in->op;
-    isa_trace t;
-    uint32_t again[ISA_MAX_OUT];
-    op->impl->eval(in, words, again, &t);
-    bool tie = false;
-    for (unsigned s = 0; s < t.n_steps; s++)
-        if (t.step[s].final && t.step[s].info.position == FP_TIE)
-            tie = true;
     for (unsigned i = 0; i < op->n_out; i++) {
         switch (op->out[i].format) {
         case WORD_F16X2:
@@ -110,6 +103,14 @@ eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint3
         }
     }
     return KIND_OTHER;
+}
+
+eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint32_t *host, const uint32_t *device)
+{
+    isa_trace t;
+    uint32_t again[ISA_MAX_OUT];
+    in->op->impl->eval(in, words, again, &t);
+    return eng_kind_of(in->op, isa_trace_tie_exponent(&t) != ISA_NO_EXPONENT, host, device);
 }
 
 /* The controls shape: what the family says changes the operand formats. */

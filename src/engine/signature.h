@@ -26,6 +26,10 @@ const char *eng_kind_name(eng_kind k);
  * check what the rules name: kinds that exist, op globs that match an op.
  * Returns 0, or -1 with the file, line and mistake in err. */
 int eng_known_load(const char *dir, bool required, io_known *k, char *err, size_t errn);
+/* The kind of a disagreement between host and device outputs; tie: a final
+ * rounding of the exact model's trace sits on a tie (isa_trace_tie_exponent). */
+eng_kind eng_kind_of(const isa_op *op, bool tie, const uint32_t *host, const uint32_t *device);
+/* The same, from one run of the exact model on words. */
 eng_kind eng_classify(const isa_instance *in, const uint32_t *words, const uint32_t *host, const uint32_t *device);
 
 /* What identifies the translation under test. */
