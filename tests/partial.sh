@@ -43,7 +43,9 @@ got=$?
     || bad "empty shard: exit $got, want 0 and the reason: $(cat "$tmp/out" "$tmp/err")"
 
 # A killed --jobs worker is recorded in --json (workers.failed), not only in the exit status.
-"$T" run rdna2.v_fma_f32 --lowering exact --time 8s --known "$tmp/none" --no-findings --jobs 2 --show 0 \
+# (--time 5s: the parent waits out the survivor's budget, which starts after the parent and so ends
+# at least 2 s after the kill; 8 s only waited longer.)
+"$T" run rdna2.v_fma_f32 --lowering exact --time 5s --known "$tmp/none" --no-findings --jobs 2 --show 0 \
     --json "$tmp/killed.json" >"$tmp/out" 2>"$tmp/err" &
 parent=$!
 sleep 3

@@ -147,20 +147,26 @@ static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, uns
 
 static void fill_range(fill_job *j, unsigned from, unsigned to)
 {
+    enum { BLOCK = 256 };
     const isa_op *op = j->sl->in.op;
     unsigned audit = j->o->audit;
-    isa_verdict v;
-    for (unsigned i = from; i < to; i++) {
-        uint64_t idx = j->sl->start + i;
-        uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
-        gen_class c = eng_case_class(idx, j->classes, j->n_classes);
-        eng_make_case(&j->sl->in, j->o->seed, idx, j->classes, j->n_classes, w, h, &v);
-        note_classes(&j->stats, c, &v);
-        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-        if (audit && idx % audit == 0 && isa_has_fast(op)) {
-            j->audited++;
-            if (!j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, &v, 1u << c)))
-                j->audit_index = idx;
+    isa_verdict v[BLOCK];
+    for (unsigned first = from; first < to; first += BLOCK) {
+        unsigned m = to - first < BLOCK ? to - first : BLOCK;
+        eng_make_cases(&j->sl->in, j->o->seed, j->sl->start + first, m, j->classes, j->n_classes,
+                       j->sl->words + (size_t)first * op->n_in, j->sl->host + (size_t)first * op->n_out, v);
+        for (unsigned t = 0; t < m; t++) {
+            unsigned i = first + t;
+            uint64_t idx = j->sl->start + i;
+            gen_class c = eng_case_class(idx, j->classes, j->n_classes);
+            note_classes(&j->stats, c, &v[t]);
+            /* The exact model re-checks a sample (by index, so any split audits the same cases). */
+            if (audit && idx % audit == 0 && isa_has_fast(op)) {
+                const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+                j->audited++;
+                if (!j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, &v[t], 1u << c)))
+                    j->audit_index = idx;
+            }
         }
     }
 }

@@ -132,6 +132,24 @@ uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, co
     return isa_generate_fast(in, eng_case_class(index, classes, n_classes), &r, words, host, verdict);
 }
 
+void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsigned n, const gen_class *classes,
+                    unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdicts)
+{
+    enum { BLOCK = 256 };
+    gen_rng r[BLOCK];
+    gen_class c[BLOCK];
+    uint64_t stream = op_stream(in->op);
+    for (unsigned done = 0; done < n; done += BLOCK) {
+        unsigned m = n - done < BLOCK ? n - done : BLOCK;
+        for (unsigned t = 0; t < m; t++) {
+            r[t] = gen_rng_for(seed, stream, first + done + t);
+            c[t] = eng_case_class(first + done + t, classes, n_classes);
+        }
+        isa_generate_fast_many(in, c, r, m, words + (size_t)done * in->op->n_in, host + (size_t)done * in->op->n_out,
+                               verdicts + done);
+    }
+}
+
 uint64_t eng_next_owned(const eng_options *o, uint64_t i)
 {
     for (;;) {

@@ -34,6 +34,10 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
  * the same as the exact model's), and its verified classes. */
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,
                        unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdict);
+/* Cases first .. first + n - 1 of an op, as eng_make_case makes each, built
+ * together and verified together (isa_generate_fast_many). */
+void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsigned n, const gen_class *classes,
+                    unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdicts);
 /* The class case i is aimed at. */
 static inline gen_class eng_case_class(uint64_t index, const gen_class *classes, unsigned n_classes)
 {

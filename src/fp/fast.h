@@ -100,4 +100,21 @@ void fp_fast_f16_to_f32_array(const uint16_t *h, uint32_t *f, size_t n);
  * kit's default NaN (0x7fc00000). */
 void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 
+/* round_f32(a*b + c) once, with what the kit's fp_round reports about that
+ * rounding, for the common lane: a, b and c normal and a nonzero sum
+ * (fast_fma32_lanes.c).  A lane without FP_LANE_DONE is not computed. */
+enum {
+    FP_LANE_DONE = 1, FP_LANE_TIE = 2, FP_LANE_NEAR = 4, FP_LANE_GUARD = 8, FP_LANE_STICKY = 16,
+    FP_LANE_LSB = 32, FP_LANE_TINY = 64, FP_LANE_OVERFLOW = 128, FP_LANE_INEXACT = 256,
+    FP_LANE_SIGN = 512  /* of the exact sum */
+};
+typedef struct {
+    uint32_t bits;     /* the rounded f32 */
+    int16_t ulp_exp;   /* exponent of the unit rounded to */
+    int16_t msb;       /* exponent of the exact sum's leading bit */
+    int16_t big;       /* the larger of the product's and c's leading-bit exponents */
+    uint16_t flags;    /* FP_LANE_* */
+} fp_fma32_lane;
+void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out);
+
 #endif

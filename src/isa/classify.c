@@ -207,6 +207,50 @@ uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, ui
     return v->classes;
 }
 
+void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, const uint32_t *want,
+                        isa_verdict *v)
+{
+    const isa_family_impl *impl = in->op->impl;
+    unsigned ni = in->op->n_in, no = in->op->n_out;
+    if (!impl->fast_verdicts) {
+        for (size_t i = 0; i < n; i++)
+            isa_eval_fast(in, words + i * ni, out + i * no, want[i], &v[i]);
+        return;
+    }
+    impl->fast_verdicts(in, words, n, out, v, want);
+    if (impl->classify)
+        for (size_t i = 0; i < n; i++)
+            v[i].at_result = v[i].classes;  /* as isa_eval_fast */
+}
+
+#define GENERATE_BLOCK 256
+
+void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                            uint32_t *out, isa_verdict *v)
+{
+    unsigned ni = in->op->n_in, no = in->op->n_out;
+    bool reachable[GENERATE_BLOCK];
+    uint32_t want[GENERATE_BLOCK];
+    for (size_t first = 0; first < n; first += GENERATE_BLOCK) {
+        size_t m = n - first < GENERATE_BLOCK ? n - first : GENERATE_BLOCK;
+        for (size_t t = 0; t < m; t++) {
+            size_t i = first + t;
+            reachable[t] = in->op->impl->construct(in, c[i], &rng[i], words + i * ni);
+            want[t] = 1u << c[i];
+        }
+        isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);
+        /* A miss is built again from where its draws left off, up to four
+         * attempts in all, as isa_generate_fast does. */
+        for (size_t t = 0; t < m; t++) {
+            size_t i = first + t;
+            for (int attempt = 1; attempt < 4 && !(v[i].classes & want[t]) && reachable[t]; attempt++) {
+                reachable[t] = in->op->impl->construct(in, c[i], &rng[i], words + i * ni);
+                isa_eval_fast(in, words + i * ni, out + i * no, want[t], &v[i]);
+            }
+        }
+    }
+}
+
 static int words_text(char *buf, size_t n, const uint32_t *w, unsigned count)
 {
     int k = 0;

@@ -64,6 +64,14 @@ void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uin
  * cases, outputs and classes exactly, at hardware speed). */
 uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
                            isa_verdict *v);
+/* isa_eval_fast on n tuples in a row, tuple i wanting want[i] (the family's
+ * fast_verdicts where it has one). */
+void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, const uint32_t *want,
+                        isa_verdict *v);
+/* isa_generate_fast on n cases in a row, case i of class c[i] from rng[i]:
+ * the same cases, outputs and verdicts, built first and verified together. */
+void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                            uint32_t *out, isa_verdict *v);
 /* The exact model re-evaluates a case the fast path gave out/v for: false
  * when outputs or verdict differ, with what differs (and the tuple) in why. */
 bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_t *out, const isa_verdict *v,

@@ -190,6 +190,11 @@ typedef struct {
      * a time): the host model at full speed, for eval --batch, replay and the
      * benchmarks.  Audited like fast. */
     void (*fast_batch)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
+    /* fast with verdicts, for n tuples in a row, tuple i wanting want[i]
+     * (NULL: fast a tuple at a time): where the family computes common
+     * lanes several at a time.  Campaigns and selftest call it. */
+    void (*fast_verdicts)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                          const uint32_t *want);
     /* The controls shape: the controls that change the operands' formats, as a
      * number, part of a disagreement's signature (NULL: no control does). */
     uint32_t (*shape)(const isa_instance *in);

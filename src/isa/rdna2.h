@@ -56,6 +56,8 @@ const char *rdna2_lower(const isa_instance *in, isa_lowering l, struct spv_build
 /* The fast twin of rdna2_eval (rdna2_fast.c): outputs and verdict from hardware arithmetic. */
 void rdna2_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
+void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                         const uint32_t *want);
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 
 #endif

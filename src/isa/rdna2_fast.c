@@ -713,6 +713,91 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     }
 }
 
+/* ---- verdicts, many tuples: the fused f32 form four lanes at a time ----
+ *
+ * fp_fast_fma32_lanes rounds the common lanes (normal sources, a nonzero
+ * sum) in vectors and reports what round_to would; the verdict is then
+ * what fused() and lane_classes() make of it.  Every other lane, and every
+ * other form, goes through fast_one. */
+#define VERDICT_BLOCK 256
+
+static void lane_verdict(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, uint32_t b, uint32_t c, uint32_t want)
+{
+    memset(v, 0, sizeof *v);
+    v->classes = v->at_result = 1u << GEN_RANDOM;
+    v->tie_exp = ISA_NO_EXPONENT;
+    unsigned f = l->flags;
+    bool tie = f & FP_LANE_TIE, tiny = f & FP_LANE_TINY, overflow = f & FP_LANE_OVERFLOW;
+    /* final_step: the one rounding writes the result. */
+    unsigned cell = isa_cell(isa_result_kind(FPK_FINITE, overflow, tiny), f & FP_LANE_INEXACT, f & FP_LANE_LSB,
+                             f & FP_LANE_GUARD, f & FP_LANE_STICKY, f & FP_LANE_SIGN);
+    v->cells[cell / 64] |= 1ull << (cell % 64);
+    uint32_t step = (tie ? 1u << GEN_TIE : 0) | (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
+                    (tiny ? 1u << GEN_SUBNORMAL : 0) | (overflow ? 1u << GEN_OVERFLOW : 0);
+    if (tie)
+        v->tie_exp = l->ulp_exp;
+    /* lane_classes: the sources are normal, finite and nonzero here. */
+    uint32_t m = step;
+    if (l->msb < fp_f32.emin + 2)
+        m |= 1u << GEN_SUBNORMAL;
+    if (l->msb >= fp_f32.emax - 1)
+        m |= 1u << GEN_OVERFLOW;
+    if (l->msb < l->big - (int)fp_f32.precision)
+        m |= 1u << GEN_CANCEL;
+    if (want & (1u << GEN_DOUBLE_ROUND)) {
+        lane dr = {.dest = &fp_f32, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
+        if (lane_double_round(&dr))
+            m |= 1u << GEN_DOUBLE_ROUND;
+    }
+    v->classes |= m;
+    v->at_result |= m;
+}
+
+static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                           const uint32_t *want)
+{
+    const isa_op *op = in->op;
+    source_plan s;
+    plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
+    fp_fma32_lane lanes[VERDICT_BLOCK];
+    for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
+        size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
+        for (size_t t = 0; t < m; t++) {
+            a[t] = source(&s, 0, first + t);
+            b[t] = source(&s, 1, first + t);
+            c[t] = source(&s, 2, first + t);
+        }
+        fp_fast_fma32_lanes(a, b, c, m, lanes);
+        for (size_t t = 0; t < m; t++) {
+            size_t i = first + t;
+            if (!(lanes[t].flags & FP_LANE_DONE)) {
+                fast_one(in, words + i * op->n_in, out + i * op->n_out, &v[i], want[i]);
+                continue;
+            }
+            lane_verdict(&v[i], &lanes[t], a[t], b[t], c[t], want[i]);
+            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, lanes[t].bits));
+#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
+            /* The planted mistake of fast_one, on this path too. */
+            if ((v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) && (out[i] & 0x7f800000u))
+                out[i] += 1;
+#endif
+        }
+    }
+}
+
+void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                         const uint32_t *want)
+{
+    const isa_op *op = in->op;
+    if (op->form == RDNA2_FMA32) {
+        fma32_verdicts(in, words, n, out, v, want);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        fast_one(in, words + i * op->n_in, out + i * op->n_out, &v[i], want[i]);
+}
+
 void rdna2_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
 {
     if (v)

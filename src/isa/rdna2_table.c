@@ -23,7 +23,8 @@ static uint32_t shape(const isa_instance *in)
 }
 
 const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct,
-                                   .fast = rdna2_fast, .fast_batch = rdna2_fast_batch, .shape = shape};
+                                   .fast = rdna2_fast, .fast_batch = rdna2_fast_batch,
+                                   .fast_verdicts = rdna2_fast_verdicts, .shape = shape};
 
 /* The words of a tuple: a list, and its length. */
 #define IN(...) .in = (const isa_word[]){__VA_ARGS__}, .n_in = sizeof (isa_word[]){__VA_ARGS__} / sizeof (isa_word)

@@ -1,0 +1,142 @@
+/* The rounding of a fused f32 multiply-add, four lanes at a time: what the
+ * kit's fp_round reports for round_f32(a*b + c), from double arithmetic in
+ * vectors (GCC's vector extensions: AVX2 or AVX-512 where the CPU has it,
+ * chosen at load time, SSE2 otherwise).
+ *
+ * It covers the common lane only: a, b and c normal f32 values and a
+ * nonzero sum.  Every other lane (zeros, subnormals, infinities, NaNs, an
+ * exact zero sum) comes back without FP_LANE_DONE, for the caller's scalar
+ * path.  The arithmetic is the scalar fast path's (rdna2_fast.c), lane by
+ * lane, with selects for its branches (doc/fast-host.md, "Why the fast path
+ * is exact"):
+ * - the product of two f32 values is exact in double, and TwoSum gives the
+ *   sum as S + E exactly with |E| <= ulp(S)/2;
+ * - with the destination unit u = 2^q, |S| = k u + R with k an integer
+ *   below 2^25 and R a multiple of ulp(S) (the truncation of |S|/u is
+ *   exact, done with the 2^52 trick), and every comparison of R + E with a
+ *   boundary that is a multiple of ulp(S) is decided by R, or by the sign
+ *   of E when R equals it. */
+#include "fast.h"
+
+/* The helpers below pass vectors by value; they are always inlined into
+ * the one entry point, so the ABI GCC warns about is never used. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define LANES static inline __attribute__((always_inline))
+
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4l __attribute__((vector_size(32)));
+typedef uint64_t v4u __attribute__((vector_size(32)));
+
+#define SIGN_BIT ((int64_t)1 << 63)
+#define MANT ((((int64_t)1) << 52) - 1)
+#define TWO52 0x1p52
+
+/* A mask lane (-1 or 0) from a condition already a mask, as 0/1 bits. */
+LANES v4l bit(v4l mask) { return mask & 1; }
+LANES v4l pick(v4l mask, v4l yes, v4l no) { return (yes & mask) | (no & ~mask); }
+LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v4l)no); }
+
+/* Unbiased exponent of a positive normal double. */
+LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
+
+/* Exponent of the lowest set bit of a positive normal double. */
+LANES v4l dlsb(v4d x)
+{
+    v4l m = (v4l)x & MANT;
+    v4l low = m & -m;
+    /* low (a power of two below 2^52) as a double, by the 2^52 trick; m = 0: bit 52. */
+    v4d as_double = (v4d)(low | 0x4330000000000000LL) - TWO52;
+    v4l tz = pick(m == 0, (v4l){52, 52, 52, 52}, dexp(as_double));
+    return dexp(x) - 52 + tz;
+}
+
+/* Sign of (R + L) - X: R != X decides, else the sign of L. */
+LANES v4l at_least(v4d R, v4d L, v4d X) { return (R > X) | ((R == X) & (L >= 0)); }
+LANES v4l at_most(v4d R, v4d L, v4d X) { return (R < X) | ((R == X) & (L <= 0)); }
+
+/* f32 bit patterns as doubles, and whether each is normal. */
+LANES v4d widen(const uint32_t *p, v4l *normal)
+{
+    v4u w = {p[0], p[1], p[2], p[3]};
+    v4u e = (w >> 23) & 0xff;
+    *normal &= (v4l)((e != 0) & (e != 255));
+    return (v4d)(((w >> 31) << 63) | ((e + (1023 - 127)) << 52) | ((w & 0x7fffff) << 29));
+}
+
+LANES void four(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *out)
+{
+    v4l done = {-1, -1, -1, -1};
+    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4d P = A * B;
+    v4d S = P + C;
+    v4d bb = S - P;
+    v4d E = (P - (S - bb)) + (C - bb);
+    done &= S != 0;
+    v4l sign = (v4l)S & SIGN_BIT;
+    v4d H = (v4d)((v4l)S & ~SIGN_BIT);
+    v4d L = (v4d)((v4l)E ^ sign);  /* E as seen from |S| */
+    /* The exact value's leading bit: below a power of two when L is negative. */
+    v4l msb = dexp(H) + ((((v4l)H & MANT) == 0) & (L < 0));
+    v4l tiny = msb < -126;
+    v4l e = pick(tiny, (v4l){-126, -126, -126, -126}, msb);
+    v4l q = e - 23;
+    v4d u = (v4d)((q + 1023) << 52), half = (v4d)((q + 1022) << 52), reach = (v4d)((q + 1016) << 52);
+    v4d x = H * (v4d)((1023 - q) << 52);  /* |S| / u, below 2^25 */
+    v4d t = (x + TWO52) - TWO52;
+    t = pickd(t > x, t - 1, t);           /* floor */
+    v4d R = H - t * u;
+    v4l borrow = (R == 0) & (L < 0);      /* the remainder borrows a unit */
+    t = pickd(borrow, t - 1, t);
+    R = pickd(borrow, u, R);
+    v4l k = (v4l)(t + TWO52) & MANT;
+    v4l lsb = k & 1;
+    v4l inexact = (R != 0) | (L != 0);
+    v4l gt = (R > half) | ((R == half) & (L > 0));
+    v4l tie = (R == half) & (L == 0) & (R != 0);
+    v4l guard = gt | tie;
+    v4l sticky = (pickd(guard, R - half, R) != 0) | (L != 0);
+    /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped (the
+     * kit holds a sum trimmed to its lowest set bit). */
+    v4l near = ~tie & inexact & at_least(R, L, half - reach) & at_most(R, L, half + reach);
+    v4l lowest = pick(L != 0, dlsb((v4d)((v4l)L & ~SIGN_BIT)), dlsb(H));
+    near &= q - lowest >= 8;
+    /* To nearest even, then the encoding (a carry moves the exponent). */
+    v4l kept = k + bit(gt | (tie & (lsb != 0)));
+    v4l carry = kept >> 24;
+    kept >>= carry;
+    e += carry;
+    v4l overflow = e > 127;
+    v4l s32 = (sign >> 32) & 0x80000000LL;  /* the sign as an f32's */
+    v4l normal_bits = s32 | ((e + 127) << 23) | (kept - (1 << 23));
+    v4l bits = pick(overflow, s32 | 0x7f800000, pick(kept < (1 << 23), s32 | kept, normal_bits));
+    v4l big = dexp((v4d)((v4l)P & ~SIGN_BIT));
+    v4l c_exp = dexp((v4d)((v4l)C & ~SIGN_BIT));
+    big = pick(c_exp > big, c_exp, big);
+    v4l flags = bit(done) * FP_LANE_DONE | bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR |
+                bit(guard) * FP_LANE_GUARD | bit(sticky) * FP_LANE_STICKY |
+                lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY | bit(overflow) * FP_LANE_OVERFLOW |
+                bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
+    for (int i = 0; i < 4; i++)
+        out[i] = (fp_fma32_lane){(uint32_t)bits[i], (int16_t)q[i], (int16_t)msb[i], (int16_t)big[i],
+                                 (uint16_t)flags[i]};
+}
+
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        four(a + i, b + i, c + i, out + i);
+    if (i < n) {
+        /* The tail through a padded copy (1.0 in the unused lanes). */
+        uint32_t pa[4] = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u}, pb[4], pc[4];
+        fp_fma32_lane po[4];
+        memcpy(pb, pa, sizeof pa);
+        memcpy(pc, pa, sizeof pa);
+        memcpy(pa, a + i, (n - i) * 4);
+        memcpy(pb, b + i, (n - i) * 4);
+        memcpy(pc, c + i, (n - i) * 4);
+        four(pa, pb, pc, po);
+        memcpy(out + i, po, (n - i) * sizeof *po);
+    }
+}
