@@ -713,7 +713,7 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     }
 }
 
-/* ---- verdicts, many tuples: the fused f32 form four lanes at a time ----
+/* ---- verdicts, many tuples: the fused f32 forms four lanes at a time ----
  *
  * fp_fast_fma32_lanes rounds the common lanes (normal sources, a nonzero
  * sum) in vectors and reports what round_to would; the verdict is then
@@ -753,10 +753,29 @@ static void lane_verdict(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, uin
     v->at_result |= m;
 }
 
+/* A MIX source as an f32 bit pattern: the f32 register, or the half op_sel
+ * picks widened exactly; 0 (a zero: the lane goes to fast_one) for a half
+ * that is not normal, whose classes are the half's own (src_subnormal). */
+static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i)
+{
+    uint32_t reg = rdna2_source_word(in, w, i);
+    bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
+    if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i))
+        return rdna2_sign_mods(reg, 0x80000000u, abs, neg);
+    uint32_t h = rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
+    uint32_t e = (h >> 10) & 0x1f;
+    if (e == 0 || e == 0x1f)
+        return 0;
+    return (h & 0x8000u) << 16 | (e + 127 - 15) << 23 | (h & 0x3ffu) << 13;
+}
+
+/* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
+ * V_DIV_FMAS where VCC is clear. */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
     const isa_op *op = in->op;
+    bool mix = op->form == RDNA2_MIX32;
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
@@ -764,22 +783,24 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (size_t t = 0; t < m; t++) {
-            a[t] = source(&s, 0, first + t);
-            b[t] = source(&s, 1, first + t);
-            c[t] = source(&s, 2, first + t);
+            const uint32_t *w = words + (first + t) * op->n_in;
+            a[t] = mix ? mix_source_f32(in, w, 0) : source(&s, 0, first + t);
+            b[t] = mix ? mix_source_f32(in, w, 1) : source(&s, 1, first + t);
+            c[t] = mix ? mix_source_f32(in, w, 2) : source(&s, 2, first + t);
         }
         fp_fast_fma32_lanes(a, b, c, m, lanes);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            if (!(lanes[t].flags & FP_LANE_DONE)) {
-                fast_one(in, words + i * op->n_in, out + i * op->n_out, &v[i], want[i]);
+            const uint32_t *w = words + i * op->n_in;
+            if (!(lanes[t].flags & FP_LANE_DONE) || (op->form == RDNA2_DIV_FMAS && (w[3] & 1))) {
+                fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
             lane_verdict(&v[i], &lanes[t], a[t], b[t], c[t], want[i]);
-            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, lanes[t].bits));
+            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits));
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
             /* The planted mistake of fast_one, on this path too. */
-            if ((v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) && (out[i] & 0x7f800000u))
+            if (op->form == RDNA2_FMA32 && (v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) && (out[i] & 0x7f800000u))
                 out[i] += 1;
 #endif
         }
@@ -790,7 +811,7 @@ void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n
                          const uint32_t *want)
 {
     const isa_op *op = in->op;
-    if (op->form == RDNA2_FMA32) {
+    if (op->form == RDNA2_FMA32 || op->form == RDNA2_MIX32 || op->form == RDNA2_DIV_FMAS) {
         fma32_verdicts(in, words, n, out, v, want);
         return;
     }
