@@ -116,5 +116,11 @@ typedef struct {
     uint16_t flags;    /* FP_LANE_* */
 } fp_fma32_lane;
 void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out);
+/* The legacy multiply-add: round_f32(round_f32(a*b) + c), both roundings
+ * reported; a lane is done when a, b and c are normal, the rounded product
+ * is normal (not flushed) and the sum is nonzero.  The product's msb and
+ * big are not meaningful; the sum's big is the exact product's and c's. */
+void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *product,
+                         fp_fma32_lane *sum);
 
 #endif

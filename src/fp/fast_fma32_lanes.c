@@ -55,23 +55,24 @@ LANES v4l at_least(v4d R, v4d L, v4d X) { return (R > X) | ((R == X) & (L >= 0))
 LANES v4l at_most(v4d R, v4d L, v4d X) { return (R < X) | ((R == X) & (L <= 0)); }
 
 /* f32 bit patterns as doubles, and whether each is normal. */
-LANES v4d widen(const uint32_t *p, v4l *normal)
+LANES v4d widen_bits(v4u w, v4l *normal)
 {
-    v4u w = {p[0], p[1], p[2], p[3]};
     v4u e = (w >> 23) & 0xff;
     *normal &= (v4l)((e != 0) & (e != 255));
     return (v4d)(((w >> 31) << 63) | ((e + (1023 - 127)) << 52) | ((w & 0x7fffff) << 29));
 }
 
-LANES void four(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *out)
+LANES v4d widen(const uint32_t *p, v4l *normal) { return widen_bits((v4u){p[0], p[1], p[2], p[3]}, normal); }
+
+/* One rounding to f32 of the exact value S + E (|E| <= ulp(S)/2, S nonzero
+ * where it matters), as round_to in rdna2_fast.c makes it for a value the
+ * kit holds trimmed. */
+typedef struct {
+    v4l bits, q, msb, flags;  /* flags: FP_LANE_* but DONE */
+} rounded;
+
+LANES rounded round_f32(v4d S, v4d E)
 {
-    v4l done = {-1, -1, -1, -1};
-    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
-    v4d P = A * B;
-    v4d S = P + C;
-    v4d bb = S - P;
-    v4d E = (P - (S - bb)) + (C - bb);
-    done &= S != 0;
     v4l sign = (v4l)S & SIGN_BIT;
     v4d H = (v4d)((v4l)S & ~SIGN_BIT);
     v4d L = (v4d)((v4l)E ^ sign);  /* E as seen from |S| */
@@ -96,7 +97,7 @@ LANES void four(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma3
     v4l guard = gt | tie;
     v4l sticky = (pickd(guard, R - half, R) != 0) | (L != 0);
     /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped (the
-     * kit holds a sum trimmed to its lowest set bit). */
+     * kit holds the value trimmed to its lowest set bit). */
     v4l near = ~tie & inexact & at_least(R, L, half - reach) & at_most(R, L, half + reach);
     v4l lowest = pick(L != 0, dlsb((v4d)((v4l)L & ~SIGN_BIT)), dlsb(H));
     near &= q - lowest >= 8;
@@ -109,34 +110,100 @@ LANES void four(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma3
     v4l s32 = (sign >> 32) & 0x80000000LL;  /* the sign as an f32's */
     v4l normal_bits = s32 | ((e + 127) << 23) | (kept - (1 << 23));
     v4l bits = pick(overflow, s32 | 0x7f800000, pick(kept < (1 << 23), s32 | kept, normal_bits));
-    v4l big = dexp((v4d)((v4l)P & ~SIGN_BIT));
-    v4l c_exp = dexp((v4d)((v4l)C & ~SIGN_BIT));
-    big = pick(c_exp > big, c_exp, big);
-    v4l flags = bit(done) * FP_LANE_DONE | bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR |
-                bit(guard) * FP_LANE_GUARD | bit(sticky) * FP_LANE_STICKY |
-                lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY | bit(overflow) * FP_LANE_OVERFLOW |
-                bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
+    v4l flags = bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR | bit(guard) * FP_LANE_GUARD |
+                bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY |
+                bit(overflow) * FP_LANE_OVERFLOW | bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
+    return (rounded){bits, q, msb, flags};
+}
+
+/* The larger of two nonzero doubles' leading-bit exponents. */
+LANES v4l larger_exp(v4d x, v4d y)
+{
+    v4l ex = dexp((v4d)((v4l)x & ~SIGN_BIT)), ey = dexp((v4d)((v4l)y & ~SIGN_BIT));
+    return pick(ey > ex, ey, ex);
+}
+
+LANES void store(rounded r, v4l done, v4l big, fp_fma32_lane *out)
+{
+    v4l flags = r.flags | bit(done) * FP_LANE_DONE;
     for (int i = 0; i < 4; i++)
-        out[i] = (fp_fma32_lane){(uint32_t)bits[i], (int16_t)q[i], (int16_t)msb[i], (int16_t)big[i],
+        out[i] = (fp_fma32_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)r.msb[i], (int16_t)big[i],
                                  (uint16_t)flags[i]};
 }
 
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out)
+/* TwoSum: S + E = P + C exactly. */
+LANES v4d two_sum(v4d P, v4d C, v4d *E)
+{
+    v4d S = P + C, bb = S - P;
+    *E = (P - (S - bb)) + (C - bb);
+    return S;
+}
+
+LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *out)
+{
+    v4l done = {-1, -1, -1, -1};
+    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4d P = A * B, E;
+    v4d S = two_sum(P, C, &E);
+    done &= S != 0;
+    store(round_f32(S, E), done, larger_exp(P, C), out);
+}
+
+/* The legacy form: the product rounded to f32 first (a lane whose product
+ * is tiny, and so flushed, or overflows is not done), then the sum. */
+LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *product,
+                        fp_fma32_lane *sum)
+{
+    v4l done = {-1, -1, -1, -1};
+    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4d P = A * B, E;
+    rounded rp = round_f32(P, (v4d){0, 0, 0, 0});
+    done &= (rp.flags & (FP_LANE_TINY | FP_LANE_OVERFLOW)) == 0;
+    v4d S = two_sum(widen_bits((v4u)rp.bits & 0xffffffffu, &done), C, &E);
+    done &= S != 0;
+    store(rp, done, larger_exp(P, C), product);
+    store(round_f32(S, E), done, larger_exp(P, C), sum);
+}
+
+#define ENTRY __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+/* The last m < 4 lanes of a, b, c, padded with 1.0 to four. */
+static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa, uint32_t *pb,
+                uint32_t *pc)
+{
+    for (size_t i = 0; i < 4; i++) {
+        pa[i] = i < m ? a[i] : 0x3f800000u;
+        pb[i] = i < m ? b[i] : 0x3f800000u;
+        pc[i] = i < m ? c[i] : 0x3f800000u;
+    }
+}
+
+ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four(a + i, b + i, c + i, out + i);
+        four_fused(a + i, b + i, c + i, out + i);
     if (i < n) {
-        /* The tail through a padded copy (1.0 in the unused lanes). */
-        uint32_t pa[4] = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u}, pb[4], pc[4];
+        uint32_t pa[4], pb[4], pc[4];
         fp_fma32_lane po[4];
-        memcpy(pb, pa, sizeof pa);
-        memcpy(pc, pa, sizeof pa);
-        memcpy(pa, a + i, (n - i) * 4);
-        memcpy(pb, b + i, (n - i) * 4);
-        memcpy(pc, c + i, (n - i) * 4);
-        four(pa, pb, pc, po);
+        pad(a + i, b + i, c + i, n - i, pa, pb, pc);
+        four_fused(pa, pb, pc, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
+    }
+}
+
+ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                               fp_fma32_lane *product, fp_fma32_lane *sum)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        four_unfused(a + i, b + i, c + i, product + i, sum + i);
+    if (i < n) {
+        uint32_t pa[4], pb[4], pc[4];
+        fp_fma32_lane pp[4], ps[4];
+        pad(a + i, b + i, c + i, n - i, pa, pb, pc);
+        four_unfused(pa, pb, pc, pp, ps);
+        memcpy(product + i, pp, (n - i) * sizeof *pp);
+        memcpy(sum + i, ps, (n - i) * sizeof *ps);
     }
 }

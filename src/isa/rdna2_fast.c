@@ -721,23 +721,36 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  * other form, goes through fast_one. */
 #define VERDICT_BLOCK 256
 
-static void lane_verdict(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, uint32_t b, uint32_t c, uint32_t want)
+static void verdict_start(isa_verdict *v)
 {
     memset(v, 0, sizeof *v);
     v->classes = v->at_result = 1u << GEN_RANDOM;
     v->tie_exp = ISA_NO_EXPONENT;
+}
+
+/* final_step for a rounding computed in lanes (its exact value is finite). */
+static void lane_step(isa_verdict *v, const fp_fma32_lane *l, bool intermediate)
+{
     unsigned f = l->flags;
     bool tie = f & FP_LANE_TIE, tiny = f & FP_LANE_TINY, overflow = f & FP_LANE_OVERFLOW;
-    /* final_step: the one rounding writes the result. */
     unsigned cell = isa_cell(isa_result_kind(FPK_FINITE, overflow, tiny), f & FP_LANE_INEXACT, f & FP_LANE_LSB,
                              f & FP_LANE_GUARD, f & FP_LANE_STICKY, f & FP_LANE_SIGN);
     v->cells[cell / 64] |= 1ull << (cell % 64);
     uint32_t step = (tie ? 1u << GEN_TIE : 0) | (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
                     (tiny ? 1u << GEN_SUBNORMAL : 0) | (overflow ? 1u << GEN_OVERFLOW : 0);
-    if (tie)
+    v->classes |= step;
+    if (!intermediate)
+        v->at_result |= step;
+    if (tie && v->tie_exp == ISA_NO_EXPONENT)
         v->tie_exp = l->ulp_exp;
-    /* lane_classes: the sources are normal, finite and nonzero here. */
-    uint32_t m = step;
+}
+
+/* lane_classes for a lane whose sources are normal, finite and nonzero and
+ * whose exact sum (l) is finite and nonzero. */
+static void lane_classes_of(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, uint32_t b, uint32_t c,
+                            uint32_t want)
+{
+    uint32_t m = 0;
     if (l->msb < fp_f32.emin + 2)
         m |= 1u << GEN_SUBNORMAL;
     if (l->msb >= fp_f32.emax - 1)
@@ -796,7 +809,9 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            lane_verdict(&v[i], &lanes[t], a[t], b[t], c[t], want[i]);
+            verdict_start(&v[i]);
+            lane_step(&v[i], &lanes[t], false);
+            lane_classes_of(&v[i], &lanes[t], a[t], b[t], c[t], want[i]);
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits));
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
             /* The planted mistake of fast_one, on this path too. */
@@ -807,12 +822,49 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     }
 }
 
+/* The legacy form: the product's rounding (not the result's), then the sum's. */
+static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                           const uint32_t *want)
+{
+    const isa_op *op = in->op;
+    source_plan s;
+    plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
+    fp_fma32_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
+    for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
+        size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
+        for (size_t t = 0; t < m; t++) {
+            a[t] = source(&s, 0, first + t);
+            b[t] = source(&s, 1, first + t);
+            c[t] = source(&s, 2, first + t);
+        }
+        fp_fast_mad32_lanes(a, b, c, m, product, sum);
+        for (size_t t = 0; t < m; t++) {
+            size_t i = first + t;
+            if (!(sum[t].flags & FP_LANE_DONE)) {
+                fast_one(in, words + i * op->n_in, out + i * op->n_out, &v[i], want[i]);
+                continue;
+            }
+            verdict_start(&v[i]);
+            lane_step(&v[i], &product[t], true);
+            lane_step(&v[i], &sum[t], false);
+            lane_classes_of(&v[i], &sum[t], a[t], b[t], c[t], want[i]);
+            uint32_t r = sum[t].bits;
+            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
+        }
+    }
+}
+
 void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                          const uint32_t *want)
 {
     const isa_op *op = in->op;
     if (op->form == RDNA2_FMA32 || op->form == RDNA2_MIX32 || op->form == RDNA2_DIV_FMAS) {
         fma32_verdicts(in, words, n, out, v, want);
+        return;
+    }
+    if (op->form == RDNA2_MAD32) {
+        mad32_verdicts(in, words, n, out, v, want);
         return;
     }
     for (size_t i = 0; i < n; i++)
