@@ -109,7 +109,7 @@ enum {
     FP_LANE_SIGN = 512  /* of the exact sum */
 };
 typedef struct {
-    uint32_t bits;     /* the rounded f32 */
+    uint32_t bits;     /* the rounded result (f32, or f16 for the half lanes) */
     int16_t ulp_exp;   /* exponent of the unit rounded to */
     int16_t msb;       /* exponent of the exact sum's leading bit */
     int16_t big;       /* the larger of the product's and c's leading-bit exponents */
@@ -120,6 +120,13 @@ void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
  * reported; a lane is done when a, b and c are normal, the rounded product
  * is normal (not flushed) and the sum is nonzero.  The product's msb and
  * big are not meaningful; the sum's big is the exact product's and c's. */
+/* round_f16(round_f32(a*b + c)), the f32 rounding to odd (one correct
+ * rounding to f16 in effect) or to nearest; the f16 rounding is reported
+ * (msb and big: the exact sum's).  a, b, c: f32 bit patterns (halves
+ * widened exactly); a lane is done when they are normal, the sum nonzero
+ * and its f32 value finite and nonzero. */
+void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                            fp_fma32_lane *out);
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *product,
                          fp_fma32_lane *sum);
 

@@ -64,25 +64,32 @@ LANES v4d widen_bits(v4u w, v4l *normal)
 
 LANES v4d widen(const uint32_t *p, v4l *normal) { return widen_bits((v4u){p[0], p[1], p[2], p[3]}, normal); }
 
-/* One rounding to f32 of the exact value S + E (|E| <= ulp(S)/2, S nonzero
- * where it matters), as round_to in rdna2_fast.c makes it for a value the
- * kit holds trimmed. */
+/* One rounding of the exact value S + E (|E| <= ulp(S)/2, S nonzero where
+ * it matters) to a binary format of precision p, exponents emin..emax, as
+ * round_to in rdna2_fast.c makes it: to nearest even, or to odd; bit0 the
+ * exponent of the value's lowest bit as the kit holds it, or NULL when the
+ * kit holds it trimmed to its lowest set bit.  Constant arguments: each
+ * use inlines to its own code. */
 typedef struct {
     v4l bits, q, msb, flags;  /* flags: FP_LANE_* but DONE */
+    v4l bit0;                 /* exponent of the result's bit 0 (for a rounding of it) */
+    v4d value;                /* the result as a double (finite results) */
 } rounded;
 
-LANES rounded round_f32(v4d S, v4d E)
+LANES rounded round_to(v4d S, v4d E, int p, int emin, int emax, const v4l *bit0, bool to_odd)
 {
+    int bias = -emin + 1, bits_total = p + (emax == 127 ? 8 : 5);
+    int64_t hidden = (int64_t)1 << (p - 1), inf = ((((int64_t)1 << (bits_total - p)) - 1)) << (p - 1);
     v4l sign = (v4l)S & SIGN_BIT;
     v4d H = (v4d)((v4l)S & ~SIGN_BIT);
     v4d L = (v4d)((v4l)E ^ sign);  /* E as seen from |S| */
     /* The exact value's leading bit: below a power of two when L is negative. */
     v4l msb = dexp(H) + ((((v4l)H & MANT) == 0) & (L < 0));
-    v4l tiny = msb < -126;
-    v4l e = pick(tiny, (v4l){-126, -126, -126, -126}, msb);
-    v4l q = e - 23;
+    v4l tiny = msb < emin;
+    v4l e = pick(tiny, (v4l){emin, emin, emin, emin}, msb);
+    v4l q = e - (p - 1);
     v4d u = (v4d)((q + 1023) << 52), half = (v4d)((q + 1022) << 52), reach = (v4d)((q + 1016) << 52);
-    v4d x = H * (v4d)((1023 - q) << 52);  /* |S| / u, below 2^25 */
+    v4d x = H * (v4d)((1023 - q) << 52);  /* |S| / u, below 2^(p+1) */
     v4d t = (x + TWO52) - TWO52;
     t = pickd(t > x, t - 1, t);           /* floor */
     v4d R = H - t * u;
@@ -96,25 +103,29 @@ LANES rounded round_f32(v4d S, v4d E)
     v4l tie = (R == half) & (L == 0) & (R != 0);
     v4l guard = gt | tie;
     v4l sticky = (pickd(guard, R - half, R) != 0) | (L != 0);
-    /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped (the
-     * kit holds the value trimmed to its lowest set bit). */
+    /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped. */
     v4l near = ~tie & inexact & at_least(R, L, half - reach) & at_most(R, L, half + reach);
-    v4l lowest = pick(L != 0, dlsb((v4d)((v4l)L & ~SIGN_BIT)), dlsb(H));
+    v4l lowest = bit0 ? *bit0 : pick(L != 0, dlsb((v4d)((v4l)L & ~SIGN_BIT)), dlsb(H));
     near &= q - lowest >= 8;
-    /* To nearest even, then the encoding (a carry moves the exponent). */
-    v4l kept = k + bit(gt | (tie & (lsb != 0)));
-    v4l carry = kept >> 24;
+    /* Then the encoding (a carry moves the exponent; to odd never carries). */
+    v4l step = to_odd ? bit(inexact) & ~lsb : bit(gt | (tie & (lsb != 0)));
+    v4l kept = k + step;
+    v4d value = (v4d)((v4l)(pickd(step != 0, t + 1, t) * u) | sign);  /* exact: below 2^(p+1) units */
+    v4l carry = kept >> p;
+    v4l result_bit0 = q + carry;
     kept >>= carry;
     e += carry;
-    v4l overflow = e > 127;
-    v4l s32 = (sign >> 32) & 0x80000000LL;  /* the sign as an f32's */
-    v4l normal_bits = s32 | ((e + 127) << 23) | (kept - (1 << 23));
-    v4l bits = pick(overflow, s32 | 0x7f800000, pick(kept < (1 << 23), s32 | kept, normal_bits));
+    v4l overflow = e > emax;
+    v4l s = (sign >> (64 - bits_total)) & ((int64_t)1 << (bits_total - 1));  /* the sign in the format */
+    v4l normal_bits = s | ((e + bias) << (p - 1)) | (kept - hidden);
+    v4l bits = pick(overflow, s | (to_odd ? inf - 1 : inf), pick(kept < hidden, s | kept, normal_bits));
     v4l flags = bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR | bit(guard) * FP_LANE_GUARD |
                 bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY |
                 bit(overflow) * FP_LANE_OVERFLOW | bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
-    return (rounded){bits, q, msb, flags};
+    return (rounded){bits, q, msb, flags, result_bit0, value};
 }
+
+#define ROUND_F32(S, E) round_to(S, E, 24, -126, 127, NULL, false)
 
 /* The larger of two nonzero doubles' leading-bit exponents. */
 LANES v4l larger_exp(v4d x, v4d y)
@@ -123,11 +134,12 @@ LANES v4l larger_exp(v4d x, v4d y)
     return pick(ey > ex, ey, ex);
 }
 
-LANES void store(rounded r, v4l done, v4l big, fp_fma32_lane *out)
+/* r's result and flags, with msb and big of the lane's exact sum. */
+LANES void store(rounded r, v4l done, v4l msb, v4l big, fp_fma32_lane *out)
 {
     v4l flags = r.flags | bit(done) * FP_LANE_DONE;
     for (int i = 0; i < 4; i++)
-        out[i] = (fp_fma32_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)r.msb[i], (int16_t)big[i],
+        out[i] = (fp_fma32_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)msb[i], (int16_t)big[i],
                                  (uint16_t)flags[i]};
 }
 
@@ -146,7 +158,8 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, f
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
     done &= S != 0;
-    store(round_f32(S, E), done, larger_exp(P, C), out);
+    rounded r = ROUND_F32(S, E);
+    store(r, done, r.msb, larger_exp(P, C), out);
 }
 
 /* The legacy form: the product rounded to f32 first (a lane whose product
@@ -157,12 +170,29 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4l done = {-1, -1, -1, -1};
     v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
     v4d P = A * B, E;
-    rounded rp = round_f32(P, (v4d){0, 0, 0, 0});
+    rounded rp = ROUND_F32(P, ((v4d){0, 0, 0, 0}));
     done &= (rp.flags & (FP_LANE_TINY | FP_LANE_OVERFLOW)) == 0;
     v4d S = two_sum(widen_bits((v4u)rp.bits & 0xffffffffu, &done), C, &E);
     done &= S != 0;
-    store(rp, done, larger_exp(P, C), product);
-    store(round_f32(S, E), done, larger_exp(P, C), sum);
+    rounded rs = ROUND_F32(S, E);
+    store(rp, done, rp.msb, larger_exp(P, C), product);
+    store(rs, done, rs.msb, larger_exp(P, C), sum);
+}
+
+/* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),
+ * then that f32 value rounded to f16; the second rounding is reported.  A
+ * lane whose f32 value overflows or is zero is not done. */
+LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, fp_fma32_lane *out)
+{
+    v4l done = {-1, -1, -1, -1};
+    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4d P = A * B, E;
+    v4d S = two_sum(P, C, &E);
+    done &= S != 0;
+    rounded r32 = round_to(S, E, 24, -126, 127, NULL, odd);
+    done &= ((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0);
+    rounded r16 = round_to(r32.value, ((v4d){0, 0, 0, 0}), 11, -14, 15, &r32.bit0, false);
+    store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 
 #define ENTRY __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -205,5 +235,20 @@ ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint3
         four_unfused(pa, pb, pc, pp, ps);
         memcpy(product + i, pp, (n - i) * sizeof *pp);
         memcpy(sum + i, ps, (n - i) * sizeof *ps);
+    }
+}
+
+ENTRY void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                                  fp_fma32_lane *out)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        four_to_half(a + i, b + i, c + i, odd, out + i);
+    if (i < n) {
+        uint32_t pa[4], pb[4], pc[4];
+        fp_fma32_lane po[4];
+        pad(a + i, b + i, c + i, n - i, pa, pb, pc);
+        four_to_half(pa, pb, pc, odd, po);
+        memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }

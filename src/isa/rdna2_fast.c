@@ -747,18 +747,18 @@ static void lane_step(isa_verdict *v, const fp_fma32_lane *l, bool intermediate)
 
 /* lane_classes for a lane whose sources are normal, finite and nonzero and
  * whose exact sum (l) is finite and nonzero. */
-static void lane_classes_of(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, uint32_t b, uint32_t c,
-                            uint32_t want)
+static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma32_lane *l, uint32_t a, uint32_t b,
+                            uint32_t c, uint32_t want)
 {
     uint32_t m = 0;
-    if (l->msb < fp_f32.emin + 2)
+    if (l->msb < dest->emin + 2)
         m |= 1u << GEN_SUBNORMAL;
-    if (l->msb >= fp_f32.emax - 1)
+    if (l->msb >= dest->emax - 1)
         m |= 1u << GEN_OVERFLOW;
-    if (l->msb < l->big - (int)fp_f32.precision)
+    if (l->msb < l->big - (int)dest->precision)
         m |= 1u << GEN_CANCEL;
     if (want & (1u << GEN_DOUBLE_ROUND)) {
-        lane dr = {.dest = &fp_f32, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
+        lane dr = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
         if (lane_double_round(&dr))
             m |= 1u << GEN_DOUBLE_ROUND;
     }
@@ -766,20 +766,33 @@ static void lane_classes_of(isa_verdict *v, const fp_fma32_lane *l, uint32_t a, 
     v->at_result |= m;
 }
 
-/* A MIX source as an f32 bit pattern: the f32 register, or the half op_sel
- * picks widened exactly; 0 (a zero: the lane goes to fast_one) for a half
- * that is not normal, whose classes are the half's own (src_subnormal). */
+/* A half as an f32 bit pattern, widened exactly; 0 (a zero: the lane goes
+ * to fast_one) for a half that is not normal, whose classes are the half's
+ * own (src_subnormal). */
+static inline uint32_t half_as_f32(uint32_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f;
+    if (e == 0 || e == 0x1f)
+        return 0;
+    return (h & 0x8000u) << 16 | (e + 127 - 15) << 23 | (h & 0x3ffu) << 13;
+}
+
+/* A MIX source as an f32 bit pattern: the f32 register, or the half op_sel picks. */
 static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i)
 {
     uint32_t reg = rdna2_source_word(in, w, i);
     bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
     if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i))
         return rdna2_sign_mods(reg, 0x80000000u, abs, neg);
-    uint32_t h = rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
-    uint32_t e = (h >> 10) & 0x1f;
-    if (e == 0 || e == 0x1f)
-        return 0;
-    return (h & 0x8000u) << 16 | (e + 127 - 15) << 23 | (h & 0x3ffu) << 13;
+    return half_as_f32(rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg));
+}
+
+/* A selected, modified half of an f16 form's source, as an f32 bit pattern. */
+static inline uint32_t half_source_f32(const isa_instance *in, const uint32_t *w, int i, uint32_t select,
+                                       uint32_t negate, uint32_t abs)
+{
+    uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
+    return half_as_f32(rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i)));
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
@@ -811,7 +824,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             }
             verdict_start(&v[i]);
             lane_step(&v[i], &lanes[t], false);
-            lane_classes_of(&v[i], &lanes[t], a[t], b[t], c[t], want[i]);
+            lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i]);
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits));
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
             /* The planted mistake of fast_one, on this path too. */
@@ -848,9 +861,74 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             verdict_start(&v[i]);
             lane_step(&v[i], &product[t], true);
             lane_step(&v[i], &sum[t], false);
-            lane_classes_of(&v[i], &sum[t], a[t], b[t], c[t], want[i]);
+            lane_classes_of(&v[i], &fp_f32, &sum[t], a[t], b[t], c[t], want[i]);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
+        }
+    }
+}
+
+/* The forms that round to f16 through f32 (to_half): V_FMA_F16 and
+ * V_FMAC_F16, the MIX f16 forms, and the packed forms (two lanes a tuple,
+ * low then high, as fast_one takes them). */
+static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                          const uint32_t *want)
+{
+    const isa_op *op = in->op;
+    rdna2_form form = (rdna2_form)op->form;
+    int lanes_per_tuple = form == RDNA2_PK16 ? 2 : 1;
+    bool odd = form != RDNA2_MIX16 || rdna2_mix_rounds_once(in);
+    uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], form == RDNA2_PK16 ? rdna2_pk_hi_select(in) : 0};
+    uint32_t neg[2] = {form == RDNA2_PK16 ? in->ctrl[CTRL_NEG_LO] : in->ctrl[CTRL_NEG], in->ctrl[CTRL_NEG_HI]};
+    uint32_t abs = form == RDNA2_FMA16 ? in->ctrl[CTRL_ABS] : 0;
+    uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
+    fp_fma32_lane lanes[2][VERDICT_BLOCK];
+    for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
+        size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
+        for (int k = 0; k < lanes_per_tuple; k++) {
+            for (size_t t = 0; t < m; t++) {
+                const uint32_t *w = words + (first + t) * op->n_in;
+                if (form == RDNA2_MIX16) {
+                    a[k][t] = mix_source_f32(in, w, 0);
+                    b[k][t] = mix_source_f32(in, w, 1);
+                    c[k][t] = mix_source_f32(in, w, 2);
+                } else {
+                    a[k][t] = half_source_f32(in, w, 0, sel[k], neg[k], abs);
+                    b[k][t] = half_source_f32(in, w, 1, sel[k], neg[k], abs);
+                    c[k][t] = half_source_f32(in, w, 2, sel[k], neg[k], abs);
+                }
+            }
+            fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
+        }
+        for (size_t t = 0; t < m; t++) {
+            size_t i = first + t;
+            const uint32_t *w = words + i * op->n_in;
+            bool done = lanes[0][t].flags & FP_LANE_DONE;
+            if (lanes_per_tuple == 2)
+                done &= (lanes[1][t].flags & FP_LANE_DONE) != 0;
+            if (!done) {
+                fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
+                continue;
+            }
+            verdict_start(&v[i]);
+            for (int k = 0; k < lanes_per_tuple; k++) {
+                lane_step(&v[i], &lanes[k][t], false);
+                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i]);
+            }
+            uint32_t h = lanes[0][t].bits;
+            switch (form) {
+            case RDNA2_FMA16:
+                h = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, h));
+                out[i] = rdna2_put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
+                break;
+            case RDNA2_MIX16:
+                out[i] = rdna2_put_half(w[op->n_in - 1], (uint32_t)rdna2_clamp(in, &fp_f16, h), op->flags & RDNA2_DST_HI);
+                break;
+            default:
+                out[i] = (uint32_t)rdna2_clamp(in, &fp_f16, h) |
+                         (uint32_t)rdna2_clamp(in, &fp_f16, lanes[1][t].bits) << 16;
+                break;
+            }
         }
     }
 }
@@ -861,6 +939,10 @@ void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n
     const isa_op *op = in->op;
     if (op->form == RDNA2_FMA32 || op->form == RDNA2_MIX32 || op->form == RDNA2_DIV_FMAS) {
         fma32_verdicts(in, words, n, out, v, want);
+        return;
+    }
+    if (op->form == RDNA2_FMA16 || op->form == RDNA2_PK16 || op->form == RDNA2_MIX16) {
+        half_verdicts(in, words, n, out, v, want);
         return;
     }
     if (op->form == RDNA2_MAD32) {
