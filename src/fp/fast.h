@@ -102,7 +102,7 @@ void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c
 
 /* round_f32(a*b + c) once, with what the kit's fp_round reports about that
  * rounding, for the common lane: a, b and c normal and a nonzero sum
- * (fast_fma32_lanes.c).  A lane without FP_LANE_DONE is not computed. */
+ * (fast_fma_lanes.c).  A lane without FP_LANE_DONE is not computed. */
 enum {
     FP_LANE_DONE = 1, FP_LANE_TIE = 2, FP_LANE_NEAR = 4, FP_LANE_GUARD = 8, FP_LANE_STICKY = 16,
     FP_LANE_LSB = 32, FP_LANE_TINY = 64, FP_LANE_OVERFLOW = 128, FP_LANE_INEXACT = 256,
@@ -114,8 +114,8 @@ typedef struct {
     int16_t msb;       /* exponent of the exact sum's leading bit */
     int16_t big;       /* the larger of the product's and c's leading-bit exponents */
     uint16_t flags;    /* FP_LANE_* */
-} fp_fma32_lane;
-void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out);
+} fp_fma_lane;
+void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
 /* The legacy multiply-add: round_f32(round_f32(a*b) + c), both roundings
  * reported; a lane is done when a, b and c are normal, the rounded product
  * is normal (not flushed) and the sum is nonzero.  The product's msb and
@@ -126,8 +126,8 @@ void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
  * widened exactly); a lane is done when they are normal, the sum nonzero
  * and its f32 value finite and nonzero. */
 void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
-                            fp_fma32_lane *out);
-void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *product,
-                         fp_fma32_lane *sum);
+                            fp_fma_lane *out);
+void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
+                         fp_fma_lane *sum);
 
 #endif

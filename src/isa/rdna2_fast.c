@@ -729,7 +729,7 @@ static void verdict_start(isa_verdict *v)
 }
 
 /* final_step for a rounding computed in lanes (its exact value is finite). */
-static void lane_step(isa_verdict *v, const fp_fma32_lane *l, bool intermediate)
+static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
 {
     unsigned f = l->flags;
     bool tie = f & FP_LANE_TIE, tiny = f & FP_LANE_TINY, overflow = f & FP_LANE_OVERFLOW;
@@ -747,7 +747,7 @@ static void lane_step(isa_verdict *v, const fp_fma32_lane *l, bool intermediate)
 
 /* lane_classes for a lane whose sources are normal, finite and nonzero and
  * whose exact sum (l) is finite and nonzero. */
-static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma32_lane *l, uint32_t a, uint32_t b,
+static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
                             uint32_t c, uint32_t want)
 {
     uint32_t m = 0;
@@ -805,7 +805,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
-    fp_fma32_lane lanes[VERDICT_BLOCK];
+    fp_fma_lane lanes[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (size_t t = 0; t < m; t++) {
@@ -843,7 +843,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
-    fp_fma32_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
+    fp_fma_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (size_t t = 0; t < m; t++) {
@@ -882,7 +882,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     uint32_t neg[2] = {form == RDNA2_PK16 ? in->ctrl[CTRL_NEG_LO] : in->ctrl[CTRL_NEG], in->ctrl[CTRL_NEG_HI]};
     uint32_t abs = form == RDNA2_FMA16 ? in->ctrl[CTRL_ABS] : 0;
     uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
-    fp_fma32_lane lanes[2][VERDICT_BLOCK];
+    fp_fma_lane lanes[2][VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {

@@ -1,18 +1,21 @@
-/* The rounding of a fused f32 multiply-add, four lanes at a time: what the
- * kit's fp_round reports for round_f32(a*b + c), from double arithmetic in
- * vectors (GCC's vector extensions: AVX2 or AVX-512 where the CPU has it,
- * chosen at load time, SSE2 otherwise).
+/* Multiply-add roundings four lanes at a time: what the kit's fp_round
+ * reports for round_f32(a*b + c) (fused), round_f32(round_f32(a*b) + c)
+ * (the legacy form) and round_f16(round_f32(a*b + c)) (to odd or to
+ * nearest at f32), from double arithmetic in vectors (GCC's vector
+ * extensions: AVX-512 or AVX2 where the CPU has it, chosen at load time,
+ * SSE2 otherwise).
  *
- * It covers the common lane only: a, b and c normal f32 values and a
- * nonzero sum.  Every other lane (zeros, subnormals, infinities, NaNs, an
- * exact zero sum) comes back without FP_LANE_DONE, for the caller's scalar
- * path.  The arithmetic is the scalar fast path's (rdna2_fast.c), lane by
- * lane, with selects for its branches (doc/fast-host.md, "Why the fast path
- * is exact"):
+ * It covers the common lane only: a, b and c normal f32 values (halves
+ * widened exactly) and a nonzero sum.  Every other lane (zeros,
+ * subnormals, infinities, NaNs, an exact zero sum, a flushed product)
+ * comes back without FP_LANE_DONE, for the caller's scalar path.  The
+ * arithmetic is the scalar fast path's (rdna2_fast.c), lane by lane, with
+ * selects for its branches (doc/fast-host.md, "Why the fast path is
+ * exact"):
  * - the product of two f32 values is exact in double, and TwoSum gives the
  *   sum as S + E exactly with |E| <= ulp(S)/2;
  * - with the destination unit u = 2^q, |S| = k u + R with k an integer
- *   below 2^25 and R a multiple of ulp(S) (the truncation of |S|/u is
+ *   below 2^(p+1) and R a multiple of ulp(S) (the truncation of |S|/u is
  *   exact, done with the 2^52 trick), and every comparison of R + E with a
  *   boundary that is a multiple of ulp(S) is decided by R, or by the sign
  *   of E when R equals it. */
@@ -135,11 +138,11 @@ LANES v4l larger_exp(v4d x, v4d y)
 }
 
 /* r's result and flags, with msb and big of the lane's exact sum. */
-LANES void store(rounded r, v4l done, v4l msb, v4l big, fp_fma32_lane *out)
+LANES void store(rounded r, v4l done, v4l msb, v4l big, fp_fma_lane *out)
 {
     v4l flags = r.flags | bit(done) * FP_LANE_DONE;
     for (int i = 0; i < 4; i++)
-        out[i] = (fp_fma32_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)msb[i], (int16_t)big[i],
+        out[i] = (fp_fma_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)msb[i], (int16_t)big[i],
                                  (uint16_t)flags[i]};
 }
 
@@ -151,7 +154,7 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
     return S;
 }
 
-LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *out)
+LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma_lane *out)
 {
     v4l done = {-1, -1, -1, -1};
     v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
@@ -164,8 +167,8 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, f
 
 /* The legacy form: the product rounded to f32 first (a lane whose product
  * is tiny, and so flushed, or overflows is not done), then the sum. */
-LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma32_lane *product,
-                        fp_fma32_lane *sum)
+LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma_lane *product,
+                        fp_fma_lane *sum)
 {
     v4l done = {-1, -1, -1, -1};
     v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
@@ -182,7 +185,7 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
 /* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),
  * then that f32 value rounded to f16; the second rounding is reported.  A
  * lane whose f32 value overflows or is zero is not done. */
-LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, fp_fma32_lane *out)
+LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, fp_fma_lane *out)
 {
     v4l done = {-1, -1, -1, -1};
     v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
@@ -208,14 +211,14 @@ static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t 
     }
 }
 
-ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma32_lane *out)
+ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
         four_fused(a + i, b + i, c + i, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
-        fp_fma32_lane po[4];
+        fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
         four_fused(pa, pb, pc, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
@@ -223,14 +226,14 @@ ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint3
 }
 
 ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                               fp_fma32_lane *product, fp_fma32_lane *sum)
+                               fp_fma_lane *product, fp_fma_lane *sum)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
         four_unfused(a + i, b + i, c + i, product + i, sum + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
-        fp_fma32_lane pp[4], ps[4];
+        fp_fma_lane pp[4], ps[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
         four_unfused(pa, pb, pc, pp, ps);
         memcpy(product + i, pp, (n - i) * sizeof *pp);
@@ -239,14 +242,14 @@ ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint3
 }
 
 ENTRY void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
-                                  fp_fma32_lane *out)
+                                  fp_fma_lane *out)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
         four_to_half(a + i, b + i, c + i, odd, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
-        fp_fma32_lane po[4];
+        fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
         four_to_half(pa, pb, pc, odd, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
