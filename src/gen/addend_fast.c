@@ -139,8 +139,32 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
         bool sign = gen_coin(r);
         return keep_shape(x, msb, fy, fd, 0, sign ? -off : off, r, y);
     }
+    case AIM_OVERFLOW: {
+        /* The midpoint to infinity, or a tie in the top binade; the draws as the kit's. */
+        int u = fd->emax - (int)fd->precision + 1;
+        double v;
+        bool exact = true;
+        if (gen_coin(r)) {
+            v = add(fp_pow2(fd->emax + 1), -fp_pow2(u - 1), &exact);
+        } else {
+            uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
+            v = add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact);
+        }
+        if (!exact)
+            return FAST_UNSURE;
+        return finish(x < 0 ? -v : v, x, fy, y);
+    }
+    case AIM_CANCEL:
+        /* -x rounded to y's format (f32 here: the host's conversion rounds to
+         * nearest even, checked at start); none when that overflows. */
+        if (fy != &fp_f32)
+            return FAST_UNSURE;
+        if (!__builtin_isfinite((float)x))
+            return FAST_NO;
+        *y = fp_fbits(-(float)x);
+        return FAST_YES;
     default:
-        return FAST_UNSURE;  /* overflow and cancel: the kit's version (rarer, already cheap) */
+        return FAST_UNSURE;
     }
 }
 
