@@ -52,21 +52,26 @@ static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *ou
     double y = add(v, -x, &exact);
     if (!exact)
         return FAST_NO;  /* y needs more than 53 bits: no format here holds it */
+    return gen_double_bits(fy, y, out) ? FAST_YES : FAST_NO;
+}
+
+bool gen_double_bits(const fp_format *f, double y, uint64_t *bits)
+{
     if (y == 0) {
-        *out = 0;  /* an exact difference of zero is +0, as in the kit */
-        return FAST_YES;
+        *bits = (uint64_t)(fp_dbits(y) >> 63) << (f->bits - 1);  /* signed (finish's exact differences are +0) */
+        return true;
     }
-    int p = (int)fy->precision, e = fp_dexp(y);
-    int q = (e < fy->emin ? fy->emin : e) - (p - 1);
-    if (e > fy->emax || fp_dlsb(y) < q)
-        return FAST_NO;
-    uint64_t sign = (uint64_t)(fp_dbits(y) >> 63) << (fy->bits - 1);
+    int p = (int)f->precision, e = fp_dexp(y < 0 ? -y : y);
+    int q = (e < f->emin ? f->emin : e) - (p - 1);
+    if (e > f->emax || fp_dlsb(y < 0 ? -y : y) < q)
+        return false;
+    uint64_t sign = (uint64_t)(fp_dbits(y) >> 63) << (f->bits - 1);
     uint64_t sig = (uint64_t)((y < 0 ? -y : y) * fp_pow2(-q)), hidden = 1ull << (p - 1);
     if (sig < hidden)
-        *out = sign | sig;
+        *bits = sign | sig;
     else
-        *out = sign | (uint64_t)(e + fy->bias) << (p - 1) | (sig - hidden);
-    return FAST_YES;
+        *bits = sign | (uint64_t)(e + f->bias) << (p - 1) | (sig - hidden);
+    return true;
 }
 
 static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_format *fd, int binade_shift,
@@ -154,15 +159,25 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
             return FAST_UNSURE;
         return finish(x < 0 ? -v : v, x, fy, y);
     }
-    case AIM_CANCEL:
-        /* -x rounded to y's format (f32 here: the host's conversion rounds to
-         * nearest even, checked at start); none when that overflows. */
-        if (fy != &fp_f32)
+    case AIM_CANCEL: {
+        /* -x rounded to y's format (the host's conversion rounds to nearest
+         * even, checked at start); none when that overflows.  To f16 through
+         * f32 only where x is exact in f32 (one rounding). */
+        float f = (float)x;
+        if (fy == &fp_f32) {
+            if (!__builtin_isfinite(f))
+                return FAST_NO;
+            *y = fp_fbits(-f);
+            return FAST_YES;
+        }
+        if (fy != &fp_f16 || (double)f != x)
             return FAST_UNSURE;
-        if (!__builtin_isfinite((float)x))
+        uint32_t h = fp_fast_f32_to_f16(fp_fbits(f));
+        if ((h & 0x7fffu) == 0x7c00u)
             return FAST_NO;
-        *y = fp_fbits(-(float)x);
+        *y = h ^ 0x8000u;
         return FAST_YES;
+    }
     default:
         return FAST_UNSURE;
     }

@@ -81,6 +81,10 @@ bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim ta
  * say); x zero or not finite: false, as for gen_addend. */
 bool gen_addend_double(double x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                        uint64_t *y_bits);
+/* The encoding in f (precision at most 53) of a finite double y, when f holds
+ * y exactly (as fp_round of a representable value gives it; a zero keeps
+ * its sign); false when it does not. */
+bool gen_double_bits(const fp_format *f, double y, uint64_t *bits);
 /* The same, by the exact kit alone: gen_addend gives the same y, result and
  * draws (addend_fast.c computes in double and falls back to this). */
 bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,

@@ -268,19 +268,13 @@ static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
     if (s->dest == &fp_f16) {
         int ec = gen_range(r, -3, 14);
         uint64_t c16 = gen_value_with_exp(&fp_f16, r, sign_for(s, 2, r), ec, 0);
-        fp_value cv = val(&fp_f16, c16);
-        int k = fp_msb(cv) - 11;
+        double c = (double)fp_fast_f16_to_f32((uint32_t)c16);
+        int k = fp_dexp(fp_dabs(c)) - 11;
         int m = gen_range(r, 1, 7);
-        fp_value a = fp_from_int(false, (fp_u128)(1024 + m), k - 10);
-        fp_value b = fp_from_int(false, (fp_u128)(1024 - m), -10);
         bool neg = gen_coin(r);
-        a.sign = neg;
-        if (!fp_representable(s->fmt[0], a) || !fp_representable(s->fmt[1], b) || !fp_representable(s->fmt[2], cv))
-            return false;
-        v[0] = fp_round(s->fmt[0], a, FP_RNE, 0);
-        v[1] = fp_round(s->fmt[1], b, FP_RNE, 0);
-        v[2] = fp_round(s->fmt[2], cv, FP_RNE, 0);
-        return true;
+        double a = (double)(1024 + m) * fp_pow2(k - 10), b = (double)(1024 - m) * fp_pow2(-10);
+        return gen_double_bits(s->fmt[0], neg ? -a : a, &v[0]) && gen_double_bits(s->fmt[1], b, &v[1]) &&
+               gen_double_bits(s->fmt[2], c, &v[2]);
     }
     int budget;
     int target = class_target(s, GEN_TIE, r, &budget);
@@ -359,9 +353,16 @@ static bool design_subnormal_grid(const lane_spec *s, gen_rng *r, uint64_t v[3])
         return false;
     int eb = gen_range(r, lo, hi);
     bool neg = gen_coin(r);
+    uint64_t R = gen_next(r) & ((1ull << (d->precision - 1)) - 1);
+    if (double_product(s)) {
+        /* Every value here is exact in double: A and H have at most 24 bits,
+         * R at most 23, and the exponents stay within double's normal range. */
+        double a = (double)(uint64_t)A * fp_pow2(h - sticky - eb), c = ((double)R - (double)(uint64_t)H) * fp_pow2(u);
+        return gen_double_bits(fa, neg ? -a : a, &v[0]) && gen_double_bits(fb, fp_pow2(eb), &v[1]) &&
+               gen_double_bits(fc, neg ? -c : c, &v[2]);
+    }
     fp_value a = fp_from_int(neg, A, h - sticky - eb);
     fp_value b = fp_from_int(false, 1, eb);
-    uint64_t R = gen_next(r) & ((1ull << (d->precision - 1)) - 1);
     fp_value c = fp_sub(fp_from_int(false, R, u), fp_from_int(false, H, u));
     if (neg)
         c = fp_neg(c);
