@@ -30,7 +30,7 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4l __attribute__((vector_size(32)));
 typedef uint64_t v4u __attribute__((vector_size(32)));
 
-#define SIGN_BIT ((int64_t)1 << 63)
+#define SIGN_BIT INT64_MIN
 #define MANT ((((int64_t)1) << 52) - 1)
 #define TWO52 0x1p52
 
@@ -198,7 +198,10 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 
-#define ENTRY __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+/* The builds for each instruction set, chosen at load time.  Static, with
+ * the exported names below calling them: clang 14 does not give a
+ * non-static target_clones function its plain name. */
+#define ENTRY static __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /* The last m < 4 lanes of a, b, c, padded with 1.0 to four. */
 static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa, uint32_t *pb,
@@ -211,7 +214,7 @@ static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t 
     }
 }
 
-ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
@@ -225,8 +228,8 @@ ENTRY void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint3
     }
 }
 
-ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                               fp_fma_lane *product, fp_fma_lane *sum)
+ENTRY void mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                       fp_fma_lane *product, fp_fma_lane *sum)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
@@ -241,8 +244,8 @@ ENTRY void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint3
     }
 }
 
-ENTRY void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
-                                  fp_fma_lane *out)
+ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                       fp_fma_lane *out)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
@@ -254,4 +257,21 @@ ENTRY void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const ui
         four_to_half(pa, pb, pc, odd, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
+}
+
+void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+{
+    fma32_lanes(a, b, c, n, out);
+}
+
+void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
+                         fp_fma_lane *sum)
+{
+    mad32_lanes(a, b, c, n, product, sum);
+}
+
+void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                            fp_fma_lane *out)
+{
+    half_lanes(a, b, c, n, odd, out);
 }

@@ -96,5 +96,6 @@ void rep_findings_load(rep_night *n, const char *findings_dir)
 {
     for (unsigned i = 0; i < n->n_findings; i++)
         load_one(&n->findings[i], findings_dir);
-    qsort(n->findings, n->n_findings, sizeof *n->findings, newest_first);
+    if (n->n_findings > 1)  /* a night without findings has no array: qsort must not see NULL */
+        qsort(n->findings, n->n_findings, sizeof *n->findings, newest_first);
 }
