@@ -109,7 +109,7 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
         isa_verdict v1;
         isa_eval_fast(&in, w, one, 1u << c, &v1);
         if (memcmp(one, fast + (size_t)i * op->n_out, op->n_out * sizeof one[0]) ||
-            memcmp(&v1, &verdicts[i], sizeof v1)) {
+            !isa_verdict_equal(&v1, &verdicts[i])) {
             if (isa_fast_audit(&in, w, one, &v1, 1u << c, why, sizeof why))
                 continue;  /* the many-at-a-time path was wrong: reported above */
             char tagged[2100];

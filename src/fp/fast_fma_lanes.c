@@ -103,7 +103,7 @@ LANES rounded round_to(v4d S, v4d E, int p, int emin, int emax, const v4l *bit0,
     v4l lsb = k & 1;
     v4l inexact = (R != 0) | (L != 0);
     v4l gt = (R > half) | ((R == half) & (L > 0));
-    v4l tie = (R == half) & (L == 0) & (R != 0);
+    v4l tie = (R == half) & (L == 0);
     v4l guard = gt | tie;
     v4l sticky = (pickd(guard, R - half, R) != 0) | (L != 0);
     /* Within 2^-7 of a unit of the tie, with at least 8 bits dropped. */
@@ -178,8 +178,9 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d S = two_sum(widen_bits((v4u)rp.bits & 0xffffffffu, &done), C, &E);
     done &= S != 0;
     rounded rs = ROUND_F32(S, E);
-    store(rp, done, rp.msb, larger_exp(P, C), product);
-    store(rs, done, rs.msb, larger_exp(P, C), sum);
+    v4l big = larger_exp(P, C);
+    store(rp, done, rp.msb, big, product);
+    store(rs, done, rs.msb, big, sum);
 }
 
 /* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),

@@ -194,16 +194,24 @@ void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uin
             impl->eval(in, words + i * ni, out + i * no, NULL);
 }
 
+/* After a first attempt: a case that missed its class is built again from
+ * where its draws left off, up to four attempts in all (isa_generate_eval's
+ * draws and retries, so the same cases). */
+static void rebuild_miss(const isa_instance *in, gen_class c, gen_rng *rng, bool reachable, uint32_t *words,
+                         uint32_t *out, isa_verdict *v)
+{
+    for (int attempt = 1; attempt < 4 && !(v->classes & (1u << c)) && reachable; attempt++) {
+        reachable = in->op->impl->construct(in, c, rng, words);
+        isa_eval_fast(in, words, out, 1u << c, v);
+    }
+}
+
 uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words, uint32_t *out,
                            isa_verdict *v)
 {
-    /* The same draws and retries as isa_generate_eval, so the same cases. */
-    for (int attempt = 0; attempt < 4; attempt++) {
-        bool reachable = in->op->impl->construct(in, c, rng, words);
-        isa_eval_fast(in, words, out, 1u << c, v);
-        if ((v->classes & (1u << c)) || !reachable)
-            break;
-    }
+    bool reachable = in->op->impl->construct(in, c, rng, words);
+    isa_eval_fast(in, words, out, 1u << c, v);
+    rebuild_miss(in, c, rng, reachable, words, out, v);
     return v->classes;
 }
 
@@ -239,14 +247,9 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
             want[t] = 1u << c[i];
         }
         isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);
-        /* A miss is built again from where its draws left off, up to four
-         * attempts in all, as isa_generate_fast does. */
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            for (int attempt = 1; attempt < 4 && !(v[i].classes & want[t]) && reachable[t]; attempt++) {
-                reachable[t] = in->op->impl->construct(in, c[i], &rng[i], words + i * ni);
-                isa_eval_fast(in, words + i * ni, out + i * no, want[t], &v[i]);
-            }
+            rebuild_miss(in, c[i], &rng[i], reachable[t], words + i * ni, out + i * no, &v[i]);
         }
     }
 }
@@ -259,6 +262,12 @@ static int words_text(char *buf, size_t n, const uint32_t *w, unsigned count)
     return k;
 }
 
+bool isa_verdict_equal(const isa_verdict *a, const isa_verdict *b)
+{
+    return a->classes == b->classes && a->at_result == b->at_result && a->tie_exp == b->tie_exp &&
+           memcmp(a->cells, b->cells, sizeof a->cells) == 0;
+}
+
 bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_t *out, const isa_verdict *v,
                     uint32_t want, char *why, size_t n)
 {
@@ -267,9 +276,7 @@ bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_
     isa_eval_exact(in, words, exact_out, want, &exact);
     const isa_op *op = in->op;
     bool same_out = memcmp(out, exact_out, op->n_out * sizeof out[0]) == 0;
-    bool same_verdict = !v || (v->classes == exact.classes && v->at_result == exact.at_result &&
-                               v->tie_exp == exact.tie_exp &&
-                               memcmp(v->cells, exact.cells, sizeof v->cells) == 0);
+    bool same_verdict = !v || isa_verdict_equal(v, &exact);
     if (same_out && same_verdict)
         return true;
     char ctl[256], par[256], tuple[ISA_MAX_IN * 9 + 1], fo[ISA_MAX_OUT * 9 + 1], eo[ISA_MAX_OUT * 9 + 1];

@@ -72,6 +72,8 @@ void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n,
  * the same cases, outputs and verdicts, built first and verified together. */
 void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
                             uint32_t *out, isa_verdict *v);
+/* Two verdicts say the same (field by field: no padding compared). */
+bool isa_verdict_equal(const isa_verdict *a, const isa_verdict *b);
 /* The exact model re-evaluates a case the fast path gave out/v for: false
  * when outputs or verdict differ, with what differs (and the tuple) in why. */
 bool isa_fast_audit(const isa_instance *in, const uint32_t *words, const uint32_t *out, const isa_verdict *v,

@@ -230,6 +230,21 @@ static bool lane_double_round(const lane *l)
     return is_tie(l->dest, result_value(&fp_f32, s32.bits)) && !is_tie(l->dest, fused);
 }
 
+/* The classes of a finite exact sum by its size: its leading bit msb against
+ * the destination's range, and against big, the larger of the product's and
+ * the addend's (cancellation). */
+static HOT uint32_t magnitude_classes(const fp_format *dest, int msb, int big)
+{
+    uint32_t m = 0;
+    if (msb < dest->emin + 2)
+        m |= 1u << GEN_SUBNORMAL;
+    if (msb >= dest->emax - 1)
+        m |= 1u << GEN_OVERFLOW;
+    if (msb < big - (int)dest->precision)
+        m |= 1u << GEN_CANCEL;
+    return m;
+}
+
 static HOT void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
 {
     if (!v)
@@ -242,18 +257,12 @@ static HOT void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
             src |= 1u << GEN_SPECIAL;
     }
     if (l->exact.kind == FPK_FINITE) {
-        int msb = xval_msb(&l->exact);
-        if (msb < l->dest->emin + 2)
-            m |= 1u << GEN_SUBNORMAL;
-        if (msb >= l->dest->emax - 1)
-            m |= 1u << GEN_OVERFLOW;
         int big = -100000;
         if (nonzero_finite(l->product))
             big = fp_dexp(fp_dabs(l->product));
         if (nonzero_finite(l->addend) && fp_dexp(fp_dabs(l->addend)) > big)
             big = fp_dexp(fp_dabs(l->addend));
-        if (msb < big - (int)l->dest->precision)
-            m |= 1u << GEN_CANCEL;
+        m |= magnitude_classes(l->dest, xval_msb(&l->exact), big);
     } else if (l->exact.kind == FPK_ZERO && l->product != 0) {
         m |= 1u << GEN_CANCEL;
     }
@@ -281,20 +290,33 @@ static HOT void f32_sources(const isa_instance *in, const uint32_t *w, lane *l, 
     }
 }
 
+/* Source i of a MIX form after its modifiers: the f32 register, or (*half)
+ * the half op_sel picks. */
+static HOT uint32_t mix_source_bits(const isa_instance *in, const uint32_t *w, int i, bool *half)
+{
+    uint32_t reg = rdna2_source_word(in, w, i);
+    bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
+    *half = BIT(in->ctrl[CTRL_OP_SEL_HI], i);
+    if (!*half)
+        return rdna2_sign_mods(reg, 0x80000000u, abs, neg);
+    return rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
+}
+
+/* Source i of an f16 form: the half select picks, after abs and negate. */
+static HOT uint32_t half_source_bits(const isa_instance *in, const uint32_t *w, int i, uint32_t select,
+                                     uint32_t negate, uint32_t abs)
+{
+    uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
+    return rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
+}
+
 static HOT void mix_sources(const isa_instance *in, const uint32_t *w, lane *l)
 {
     for (int i = 0; i < 3; i++) {
-        uint32_t reg = rdna2_source_word(in, w, i);
-        bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
-        if (BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
-            uint32_t h = rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg);
-            l->src_subnormal[i] = f16_subnormal(h);
-            l->src[i] = (double)fp_fast_f16_to_f32(h);
-        } else {
-            uint32_t b = rdna2_sign_mods(reg, 0x80000000u, abs, neg);
-            l->src_subnormal[i] = f32_subnormal(b);
-            l->src[i] = f32_value(b);
-        }
+        bool half;
+        uint32_t b = mix_source_bits(in, w, i, &half);
+        l->src_subnormal[i] = half ? f16_subnormal(b) : f32_subnormal(b);
+        l->src[i] = half ? (double)fp_fast_f16_to_f32(b) : f32_value(b);
     }
 }
 
@@ -302,8 +324,7 @@ static HOT void half_sources(const isa_instance *in, const uint32_t *w, uint32_t
                          lane *l)
 {
     for (int i = 0; i < 3; i++) {
-        uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
-        h = rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i));
+        uint32_t h = half_source_bits(in, w, i, select, negate, abs);
         l->src_subnormal[i] = f16_subnormal(h);
         l->src[i] = (double)fp_fast_f16_to_f32(h);
     }
@@ -732,17 +753,11 @@ static void verdict_start(isa_verdict *v)
 static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
 {
     unsigned f = l->flags;
-    bool tie = f & FP_LANE_TIE, tiny = f & FP_LANE_TINY, overflow = f & FP_LANE_OVERFLOW;
-    unsigned cell = isa_cell(isa_result_kind(FPK_FINITE, overflow, tiny), f & FP_LANE_INEXACT, f & FP_LANE_LSB,
-                             f & FP_LANE_GUARD, f & FP_LANE_STICKY, f & FP_LANE_SIGN);
-    v->cells[cell / 64] |= 1ull << (cell % 64);
-    uint32_t step = (tie ? 1u << GEN_TIE : 0) | (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
-                    (tiny ? 1u << GEN_SUBNORMAL : 0) | (overflow ? 1u << GEN_OVERFLOW : 0);
-    v->classes |= step;
-    if (!intermediate)
-        v->at_result |= step;
-    if (tie && v->tie_exp == ISA_NO_EXPONENT)
-        v->tie_exp = l->ulp_exp;
+    rounding r = {.bits = l->bits, .inexact = f & FP_LANE_INEXACT, .tie = f & FP_LANE_TIE,
+                  .near = f & FP_LANE_NEAR, .guard = f & FP_LANE_GUARD, .sticky = f & FP_LANE_STICKY,
+                  .lsb = f & FP_LANE_LSB, .tiny = f & FP_LANE_TINY, .overflow = f & FP_LANE_OVERFLOW,
+                  .ulp_exp = l->ulp_exp};
+    final_step(v, (xval){FPK_FINITE, f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
 }
 
 /* lane_classes for a lane whose sources are normal, finite and nonzero and
@@ -750,13 +765,7 @@ static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
 static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
                             uint32_t c, uint32_t want)
 {
-    uint32_t m = 0;
-    if (l->msb < dest->emin + 2)
-        m |= 1u << GEN_SUBNORMAL;
-    if (l->msb >= dest->emax - 1)
-        m |= 1u << GEN_OVERFLOW;
-    if (l->msb < l->big - (int)dest->precision)
-        m |= 1u << GEN_CANCEL;
+    uint32_t m = magnitude_classes(dest, l->msb, l->big);
     if (want & (1u << GEN_DOUBLE_ROUND)) {
         lane dr = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
         if (lane_double_round(&dr))
@@ -772,27 +781,21 @@ static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_
 static inline uint32_t half_as_f32(uint32_t h)
 {
     uint32_t e = (h >> 10) & 0x1f;
-    if (e == 0 || e == 0x1f)
-        return 0;
-    return (h & 0x8000u) << 16 | (e + 127 - 15) << 23 | (h & 0x3ffu) << 13;
+    return e == 0 || e == 0x1f ? 0 : fp_fbits(fp_fast_f16_to_f32(h));
 }
 
-/* A MIX source as an f32 bit pattern: the f32 register, or the half op_sel picks. */
+/* The sources the lanes take, as f32 bit patterns. */
 static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i)
 {
-    uint32_t reg = rdna2_source_word(in, w, i);
-    bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
-    if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i))
-        return rdna2_sign_mods(reg, 0x80000000u, abs, neg);
-    return half_as_f32(rdna2_sign_mods((reg >> (16 * BIT(in->ctrl[CTRL_OP_SEL], i))) & 0xffff, 0x8000, abs, neg));
+    bool half;
+    uint32_t b = mix_source_bits(in, w, i, &half);
+    return half ? half_as_f32(b) : b;
 }
 
-/* A selected, modified half of an f16 form's source, as an f32 bit pattern. */
 static inline uint32_t half_source_f32(const isa_instance *in, const uint32_t *w, int i, uint32_t select,
                                        uint32_t negate, uint32_t abs)
 {
-    uint32_t h = (rdna2_source_word(in, w, i) >> (16 * BIT(select, i))) & 0xffff;
-    return half_as_f32(rdna2_sign_mods(h, 0x8000, BIT(abs, i), BIT(negate, i)));
+    return half_as_f32(half_source_bits(in, w, i, select, negate, abs));
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
