@@ -44,6 +44,14 @@ static inline int fp_dlsb(double x)
     return fp_dexp(x) - 52 + __builtin_ctzll((fp_dbits(x) & ((1ull << 52) - 1)) | (1ull << 52));
 }
 
+/* |x| (nonnegative) with the bits below 2^u cleared; |x| / 2^u below 2^64. */
+static inline double fp_dfloor_to(double ax, int u)
+{
+    if (fp_dlsb(ax) >= u)
+        return ax;
+    return (double)(uint64_t)(ax * fp_pow2(-u)) * fp_pow2(u);
+}
+
 /* An f32 as double (exact), by integer operations: converting a subnormal
  * float costs x86 a microcode assist (about a hundred cycles). */
 static inline double fp_fast_f32_to_double(uint32_t b)

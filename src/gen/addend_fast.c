@@ -37,14 +37,6 @@ static int unit_exp(const fp_format *fd, int m)
     return e - (int)fd->precision + 1;
 }
 
-/* |x| with the bits below 2^u cleared (|x| / 2^u stays below 2^53 here). */
-static double floor_to(double ax, int u)
-{
-    if (fp_dlsb(ax) >= u)
-        return ax;
-    return (double)(uint64_t)(ax * fp_pow2(-u)) * fp_pow2(u);
-}
-
 /* y = v - x, in fy's encoding when representable. */
 static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *out)
 {
@@ -84,7 +76,7 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
     bool exact = true;
     if (binade_shift == 0) {
         int j = gen_range(r, -1, 1);
-        v = add(floor_to(ax, u), fp_pow2(u - 1), &exact);
+        v = add(fp_dfloor_to(ax, u), fp_pow2(u - 1), &exact);
         if (j)
             v = add(v, j < 0 ? -fp_pow2(u) : fp_pow2(u), &exact);
     } else {
@@ -108,7 +100,7 @@ static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format 
         return FAST_UNSURE;
     double ax = x < 0 ? -x : x;
     bool exact = true;
-    double hi = floor_to(ax, top);
+    double hi = fp_dfloor_to(ax, top);
     double lo = add(ax, -hi, &exact);
     double v = flip ? add(lo, -fp_pow2(top + 1), &exact) : add(lo, fp_pow2(top), &exact);
     if (u + p - 1 < fd->emin)

@@ -481,6 +481,12 @@ static bool feasible(const lane_spec *s, gen_class c)
 
 static bool design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
+    if (rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, c)) {
+        /* The common lane, in closed form (every such class is feasible there). */
+        if (!rdna2_closed_lane(s->dest, s->forced_sign, c, r, v))
+            design(s, GEN_RANDOM, r, v);
+        return true;
+    }
     bool reachable = feasible(s, c);
     if (!reachable)
         c = feasible(s, GEN_TIE) ? GEN_TIE : GEN_RANDOM;
@@ -524,8 +530,12 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 {
     bool reachable = true;
     const isa_op *op = in->op;
-    for (unsigned i = 0; i < op->n_in; i++)
-        w[i] = (uint32_t)gen_next(r);
+    /* Random words where a design leaves some (the other half of an f16
+     * source, the kept half of D); the f32 forms' designs write every word. */
+    bool f32_form = op->form == RDNA2_FMA32 || op->form == RDNA2_DIV_FMAS || op->form == RDNA2_MAD32;
+    if (c == GEN_RANDOM || !f32_form)
+        for (unsigned i = 0; i < op->n_in; i++)
+            w[i] = (uint32_t)gen_next(r);
     if (c == GEN_RANDOM) {
         if (op->form == RDNA2_DIV_FMAS)
             w[3] &= 1;
