@@ -34,11 +34,17 @@ uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, in
 
 uint64_t gen_special(const fp_format *f, gen_rng *r)
 {
+    bool sign = gen_coin(r);
+    uint64_t payload = gen_next(r);
+    return gen_special_kind(f, sign, payload, gen_below(r, GEN_SPECIAL_KINDS));
+}
+
+uint64_t gen_special_kind(const fp_format *f, bool sign, uint64_t payload, unsigned kind)
+{
     unsigned fb = f->precision - 1;
     uint64_t all_exp = (1ull << f->exp_bits) - 1;
-    bool sign = gen_coin(r);
-    uint64_t payload = gen_next(r) & ((1ull << (fb - 1)) - 1);
-    switch (gen_below(r, 9)) {
+    payload &= (1ull << (fb - 1)) - 1;
+    switch (kind) {
     case 0: return encode(f, sign, 0, 0);                                    /* signed zero */
     case 1: return encode(f, sign, all_exp, 0);                              /* infinity */
     case 2: return encode(f, sign, all_exp, (1ull << (fb - 1)) | payload);   /* quiet NaN */
@@ -49,6 +55,12 @@ uint64_t gen_special(const fp_format *f, gen_rng *r)
     case 7: return encode(f, sign, (uint64_t)f->bias, 0);                    /* one */
     default: return encode(f, sign, 0, (1ull << fb) - 1);                    /* largest subnormal */
     }
+}
+
+bool gen_is_special(const fp_format *f, uint64_t bits)
+{
+    uint64_t mag = bits & ((1ull << (f->bits - 1)) - 1);
+    return mag == 0 || mag >= ((1ull << f->exp_bits) - 1) << (f->precision - 1);
 }
 
 uint64_t gen_near_subnormal(const fp_format *f, gen_rng *r)

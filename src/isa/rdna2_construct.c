@@ -374,6 +374,35 @@ static bool design_subnormal_grid(const lane_spec *s, gen_rng *r, uint64_t v[3])
     return true;
 }
 
+/* Each free source one of gen_special's values two times in three, else a
+ * value around the tie class's binades; drawn again until some source is a
+ * zero, an infinity or a NaN, what the class is verified by (a third of the
+ * draws have none: built, evaluated and rebuilt for nothing before). */
+static bool design_special(const lane_spec *s, gen_rng *r, uint64_t v[3])
+{
+    for (int round = 0; round < 64; round++) {
+        bool hit = false;
+        for (int i = 0; i < 3; i++) {
+            const fp_format *f = s->fmt[i];
+            if (i == s->fixed) {
+                v[i] = s->fixed_bits;
+            } else {
+                /* Bits 32-63 pick the kind (18 of 27: a special one), bit 31 the sign. */
+                uint64_t w = gen_next(r);
+                unsigned pick = (unsigned)(((w >> 32) * 27) >> 32);
+                bool sign = (w >> 31) & 1;
+                int budget;
+                v[i] = pick < 18 ? gen_special_kind(f, sign, f->bits == 64 ? gen_next(r) : w, pick / 2)
+                                 : gen_value_with_exp(f, r, sign, class_target(s, GEN_TIE, r, &budget) / 2, 0);
+            }
+            hit |= gen_is_special(f, v[i]);
+        }
+        if (hit)
+            break;
+    }
+    return true;
+}
+
 static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -383,16 +412,8 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
             v[s->fixed] = s->fixed_bits;
         return true;
     }
-    if (c == GEN_SPECIAL) {
-        for (int i = 0; i < 3; i++) {
-            int budget;
-            v[i] = gen_below(r, 3) ? gen_special(s->fmt[i], r)
-                                   : gen_value_with_exp(s->fmt[i], r, gen_coin(r), class_target(s, GEN_TIE, r, &budget) / 2, 0);
-        }
-        if (s->fixed >= 0)
-            v[s->fixed] = s->fixed_bits;
-        return true;
-    }
+    if (c == GEN_SPECIAL)
+        return design_special(s, r, v);
     if (s->fixed == 2) {
         /* K + y aimed exactly, unless K is far from the subnormal range (y would
          * need over 100 significant bits); else the class's other half. */
