@@ -60,10 +60,12 @@ void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n
                          const uint32_t *want);
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 /* Closed-form designs (rdna2_closed.c) for a lane whose sources and result
- * share f32 or f16, fused, no literal, classes tie, near-tie, cancel,
- * overflow and (to f32) double-round: v[] the three values after modifiers (forced_sign[i] >= 0: the
- * sign abs and neg leave source i).  False when eight attempts fail. */
+ * share f32 or f16, fused or (f32) unfused, no literal; classes tie,
+ * near-tie, cancel, overflow and (fused, to f32) double-round.  v[]: the
+ * three values after modifiers (forced_sign[i] >= 0: the sign abs and neg
+ * leave source i).  False when eight attempts fail. */
 bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused, gen_class c);
-bool rdna2_closed_lane(const fp_format *fmt, const int forced_sign[3], gen_class c, gen_rng *r, uint64_t v[3]);
+bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
+                       uint64_t v[3]);
 
 #endif

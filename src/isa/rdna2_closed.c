@@ -1,7 +1,8 @@
 /* Closed-form lane designs for the lane most RDNA 2 cases have: a*b + c
- * fused, with a, b, c and the result all f32 or all f16 and no literal,
- * for the classes that aim the addend at a spot of the result's grid: tie,
- * near-tie, cancel, overflow, and double-round to f32.
+ * fused (or f32 unfused, the legacy forms), with a, b, c and the result all
+ * f32 or all f16 and no literal, for the classes that aim the addend at a
+ * spot of the result's grid: tie, near-tie, cancel, overflow, and (fused)
+ * double-round to f32.
  *
  * They build the shapes the generic designs of rdna2_construct.c and
  * gen/addend_fast.c build (a product of a chosen binade with full or short
@@ -43,7 +44,11 @@ bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, i
     if (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_CANCEL && c != GEN_OVERFLOW &&
         (c != GEN_DOUBLE_ROUND || dest != &fp_f32))
         return false;
-    if (fixed >= 0 || unfused || (dest != &fp_f32 && dest != &fp_f16))
+    if (fixed >= 0 || (dest != &fp_f32 && dest != &fp_f16))
+        return false;
+    /* The legacy forms' product rounds to f32 and flushes; their double-round
+     * design is another one. */
+    if (unfused && (dest != &fp_f32 || c == GEN_DOUBLE_ROUND))
         return false;
     return fmt[0] == dest && fmt[1] == dest && fmt[2] == dest;
 }
@@ -205,7 +210,8 @@ static bool addend(const lane_format *f, double x, gen_class c, uint64_t d0, uin
  *   d2: 0-31 the short significands' lengths, 32-47 the tie's unit offset or
  *       binade shift, 48-63 a near tie's depth or an overflow c's distance;
  * a tie some binades up and the overflow class draw one word more. */
-bool rdna2_closed_lane(const fp_format *fmt, const int forced_sign[3], gen_class c, gen_rng *r, uint64_t v[3])
+bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
+                       uint64_t v[3])
 {
     const lane_format f = fmt == &fp_f32 ? lane_f32 : lane_f16;
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -217,6 +223,12 @@ bool rdna2_closed_lane(const fp_format *fmt, const int forced_sign[3], gen_class
         else if (c == GEN_CANCEL)
             short_bits = flag(d1, 49);  /* half the time a product c cancels exactly */
         product pr = pick_product(&f, forced_sign, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+        if (unfused) {
+            /* The sum starts from the product rounded to f32, flushed when subnormal. */
+            pr.x = (double)(float)pr.x;
+            if (fp_dabs(pr.x) < 0x1p-126)
+                continue;
+        }
         if (!addend(&f, pr.x, c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;

@@ -504,7 +504,7 @@ static bool design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, c)) {
         /* The common lane, in closed form (every such class is feasible there). */
-        if (!rdna2_closed_lane(s->dest, s->forced_sign, c, r, v))
+        if (!rdna2_closed_lane(s->dest, s->unfused, s->forced_sign, c, r, v))
             design(s, GEN_RANDOM, r, v);
         return true;
     }
