@@ -760,13 +760,20 @@ static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
     final_step(v, (xval){FPK_FINITE, f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
 }
 
+/* The double-round test where lanes have answered it (double_round_lanes),
+ * or where lane_classes_of must run the scalar one. */
+enum { DR_SCALAR, DR_YES, DR_NO };
+
 /* lane_classes for a lane whose sources are normal, finite and nonzero and
- * whose exact sum (l) is finite and nonzero. */
+ * whose exact sum (l) is finite and nonzero; dr: the double-round test's
+ * answer, or DR_SCALAR. */
 static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
-                            uint32_t c, uint32_t want)
+                            uint32_t c, uint32_t want, int dr)
 {
     uint32_t m = magnitude_classes(dest, l->msb, l->big);
-    if (want & (1u << GEN_DOUBLE_ROUND)) {
+    if (dr == DR_YES)
+        m |= 1u << GEN_DOUBLE_ROUND;
+    else if (dr == DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND))) {
         lane dr = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
         if (lane_double_round(&dr))
             m |= 1u << GEN_DOUBLE_ROUND;
@@ -798,6 +805,37 @@ static inline uint32_t half_source_f32(const isa_instance *in, const uint32_t *w
     return half_as_f32(half_source_bits(in, w, i, select, negate, abs));
 }
 
+/* lane_double_round to f32 for the fused lanes whose cases ask for it, in
+ * lanes: the product rounded to f32 (one hardware rounding of an exact
+ * double product), plus c, is a tie, and the fused sum (fused[t]) is not.
+ * A lane the vector rounding does not cover (a rounded product that is not
+ * normal) is left DR_SCALAR. */
+static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *fused,
+                               const uint32_t *want, size_t m, uint8_t *dr)
+{
+    uint32_t p[VERDICT_BLOCK], one[VERDICT_BLOCK], pc[VERDICT_BLOCK];
+    uint16_t at[VERDICT_BLOCK];
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        dr[t] = DR_SCALAR;
+        if (!(want[t] & (1u << GEN_DOUBLE_ROUND)) || !(fused[t].flags & FP_LANE_DONE))
+            continue;
+        float p32 = (float)(fp_fast_f32_to_double(a[t]) * fp_fast_f32_to_double(b[t]));
+        if (!__builtin_isfinite(p32)) {
+            dr[t] = DR_NO;  /* an infinite product plus anything finite is no tie */
+            continue;
+        }
+        p[k] = fp_fbits(p32), one[k] = 0x3f800000u, pc[k] = c[t], at[k++] = (uint16_t)t;
+    }
+    if (!k)
+        return;
+    fp_fma_lane sum[VERDICT_BLOCK];
+    fp_fast_fma32_lanes(p, one, pc, k, sum);
+    for (size_t j = 0; j < k; j++)
+        if (sum[j].flags & FP_LANE_DONE)
+            dr[at[j]] = (sum[j].flags & FP_LANE_TIE) && !(fused[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
+}
+
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
  * V_DIV_FMAS where VCC is clear. */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
@@ -818,6 +856,8 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             c[t] = mix ? mix_source_f32(in, w, 2) : source(&s, 2, first + t);
         }
         fp_fast_fma32_lanes(a, b, c, m, lanes);
+        uint8_t dr[VERDICT_BLOCK];
+        double_round_lanes(a, b, c, lanes, want + first, m, dr);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -827,7 +867,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             }
             verdict_start(&v[i]);
             lane_step(&v[i], &lanes[t], false);
-            lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i]);
+            lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i], dr[t]);
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits));
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
             /* The planted mistake of fast_one, on this path too. */
@@ -864,7 +904,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             verdict_start(&v[i]);
             lane_step(&v[i], &product[t], true);
             lane_step(&v[i], &sum[t], false);
-            lane_classes_of(&v[i], &fp_f32, &sum[t], a[t], b[t], c[t], want[i]);
+            lane_classes_of(&v[i], &fp_f32, &sum[t], a[t], b[t], c[t], want[i], DR_SCALAR);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
         }
@@ -916,7 +956,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             verdict_start(&v[i]);
             for (int k = 0; k < lanes_per_tuple; k++) {
                 lane_step(&v[i], &lanes[k][t], false);
-                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i]);
+                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i], DR_SCALAR);
             }
             uint32_t h = lanes[0][t].bits;
             switch (form) {
