@@ -38,13 +38,15 @@
 #include <string.h>
 #include <time.h>
 #include "isa/classify.h"
+#include "isa/rdna2.h"
 #include "engine/campaign.h"
 #include "engine/module.h"
 #include "vk/runner.h"
 
 /* The physical limit: one fused multiply-add per tuple, nothing else, on the
  * tuple's first three words read as f32.  For the f32 ops those are the
- * operands themselves.  For f16, packed and MIX ops (f16 halves, or f16 and
+ * operands themselves (with the literal K where an op takes one:
+ * fma_loop_k).  For f16, packed and MIX ops (f16 halves, or f16 and
  * f32 sources) and for the Maxwell integer ops the words are reinterpreted as
  * f32: the values mean nothing, but the limit is the hardware's FMA rate
  * either way (one instruction a tuple, nothing cheaper exists), measured on
@@ -63,6 +65,25 @@ static void fma_loop(const uint32_t *w, unsigned stride, unsigned n, uint32_t *o
         memcpy(&b, &t[stride > 1 ? 1 : 0], 4);
         memcpy(&c, &t[stride > 2 ? 2 : 0], 4);
         r = __builtin_fmaf(a, b, c);
+        memcpy(&out[i], &r, 4);
+    }
+}
+
+/* The same for an RDNA 2 op with the literal K as one operand (V_FMAAK_F32:
+ * a*b + K, V_FMAMK_F32: a*K + b, and the legacy MADAK/MADMK): a two-word
+ * tuple's words and K, in the op's operand order, so that the loop does
+ * the op's own multiply-add (reading a word twice instead made a
+ * different product, often out of range, and a limit up to 3x off). */
+__attribute__((target_clones("fma", "default")))
+static void fma_loop_k(const uint32_t *w, unsigned n, uint32_t k_bits, bool k_is_b, uint32_t *out)
+{
+    float k;
+    memcpy(&k, &k_bits, 4);
+    for (unsigned i = 0; i < n; i++) {
+        float x, y, r;
+        memcpy(&x, &w[2 * (size_t)i], 4);
+        memcpy(&y, &w[2 * (size_t)i + 1], 4);
+        r = k_is_b ? __builtin_fmaf(x, k, y) : __builtin_fmaf(x, y, k);
         memcpy(&out[i], &r, 4);
     }
 }
@@ -124,7 +145,10 @@ static void run_once(const bench_set *s, int what)
             op->impl->eval(s->in, s->words + (size_t)i * op->n_in, s->out + (size_t)i * op->n_out, NULL);
         break;
     case RUN_HW_FMA:
-        fma_loop(s->words, op->n_in, s->count, s->out);
+        if (op->literal && op->n_in == 2 && !strcmp(op->family, "rdna2"))
+            fma_loop_k(s->words, s->count, s->in->ctrl[op->literal->ctrl], op->src[1] == RDNA2_SRC_K, s->out);
+        else
+            fma_loop(s->words, op->n_in, s->count, s->out);
         break;
     }
 }
