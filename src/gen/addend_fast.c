@@ -31,11 +31,6 @@ static bool to_double(fp_value x, double *out)
     return true;
 }
 
-static int unit_exp(const fp_format *fd, int m)
-{
-    int e = m < fd->emin ? fd->emin : m;
-    return e - (int)fd->precision + 1;
-}
 
 /* y = v - x, in fy's encoding when representable. */
 static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *out)
@@ -69,7 +64,7 @@ bool gen_double_bits(const fp_format *f, double y, uint64_t *bits)
 static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_format *fd, int binade_shift,
                                double offset, gen_rng *r, uint64_t *y)
 {
-    int u = unit_exp(fd, msb + binade_shift);
+    int u = gen_unit_exp(fd, msb + binade_shift);
     if (u - 1 < -1000 || u > 1000)
         return FAST_UNSURE;
     double ax = x < 0 ? -x : x, v;
@@ -128,7 +123,7 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
     }
     case AIM_NEAR_TIE: {
         int L = fp_dlsb(x);
-        int u = unit_exp(fd, msb);
+        int u = gen_unit_exp(fd, msb);
         int deep = (int)fy->precision - 2 > 9 ? (int)fy->precision - 2 : 9;
         int e = L <= u - 9 ? L : u - 1 - gen_range(r, 9, deep);
         /* The count, then the sign: the kit's order (the comparison test pins it). */

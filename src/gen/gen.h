@@ -92,6 +92,12 @@ bool gen_addend_double(double x, const fp_format *fy, const fp_format *fd, gen_a
  * y exactly (as fp_round of a representable value gives it; a zero keeps
  * its sign); false when it does not. */
 bool gen_double_bits(const fp_format *f, double y, uint64_t *bits);
+/* The unit (lowest place) of fd's grid in the binade of 2^m (the subnormal
+ * grid's below emin). */
+static inline int gen_unit_exp(const fp_format *fd, int m)
+{
+    return (m < fd->emin ? fd->emin : m) - (int)fd->precision + 1;
+}
 /* The same, by the exact kit alone: gen_addend gives the same y, result and
  * draws (addend_fast.c computes in double and falls back to this). */
 bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,

@@ -31,13 +31,9 @@ static inline bool flag(uint64_t w, int at) { return (w >> at) & 1u; }
 static inline int max_int(int a, int b) { return a > b ? a : b; }
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 
-/* The format of all four: f32 or f16. */
-typedef struct {
-    int p, emin, emax, bias, bits;
-    uint64_t frac_mask;
-} lane_format;
-
-static const lane_format lane_f32 = {24, -126, 127, 127, 32, 0x7fffff}, lane_f16 = {11, -14, 15, 15, 16, 0x3ff};
+/* The format of all four (f32 or f16): its precision and fraction mask. */
+static inline int prec(const fp_format *f) { return (int)f->precision; }
+static inline uint64_t frac_mask(const fp_format *f) { return (1ull << (f->precision - 1)) - 1; }
 
 bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused, gen_class c)
 {
@@ -53,40 +49,12 @@ bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, i
     return fmt[0] == dest && fmt[1] == dest && fmt[2] == dest;
 }
 
-/* The encoding of a finite double y the format holds exactly; false when
- * it does not (too many bits, out of range). */
-static bool encode(const lane_format *f, double y, uint64_t *bits)
-{
-    uint64_t sign = (uint64_t)(fp_dbits(y) >> 63) << (f->bits - 1);
-    if (y == 0) {
-        *bits = sign;
-        return true;
-    }
-    double ay = fp_dabs(y);
-    int e = fp_dexp(ay), q = max_int(e, f->emin) - f->p + 1;
-    if (e > f->emax || fp_dlsb(ay) < q)
-        return false;
-    uint64_t sig = (uint64_t)(ay * fp_pow2(-q));
-    /* A normal value's hidden bit lands on the exponent field's lowest bit: add, not or. */
-    *bits = sign | (e < f->emin ? sig : ((uint64_t)(e + f->bias - 1) << (f->p - 1)) + sig);
-    return true;
-}
-
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */
-static uint64_t value_bits(const lane_format *f, bool sign, int e, uint64_t m)
+static uint64_t value_bits(const fp_format *f, bool sign, int e, uint64_t m)
 {
-    return (uint64_t)sign << (f->bits - 1) | (uint64_t)(e + f->bias) << (f->p - 1) | (m & f->frac_mask);
+    return (uint64_t)sign << (f->bits - 1) | (uint64_t)(e + f->bias) << (prec(f) - 1) | (m & frac_mask(f));
 }
 
-/* The unit (lowest place) of the result grid in the binade of 2^m. */
-static int unit_exp(const lane_format *f, int m) { return max_int(m, f->emin) - f->p + 1; }
-
-/* Lowest exponent the product's top may have so that every bit of it stays
- * on c's grid (rdna2_construct.c's product_floor for these formats). */
-static int product_floor(const lane_format *f)
-{
-    return f->emin - f->p + 1 + max_int(2 * f->p - 1, f->p + 10);
-}
 
 typedef struct {
     double x;          /* the exact product */
@@ -96,39 +64,39 @@ typedef struct {
 /* a*b with msb(a) + msb(b) == target; `short_bits` > 0 gives the two
  * significands that many significant bits between them (so that c can
  * hold the whole product), else mostly full ones, sometimes short. */
-static product pick_product(const lane_format *f, const int forced_sign[3], int target, bool short_bits,
+static product pick_product(const fp_format *f, const int forced_sign[3], int target, bool short_bits,
                             uint64_t d0, uint64_t d1, uint64_t d2)
 {
     int ea = field(d1, 16, max_int(f->emin, target - f->emax), min_int(f->emax, target - f->emin));
     int eb = target - ea;
     int tza, tzb;
     if (short_bits) {
-        tza = f->p - field(d2, 0, 1, f->p - 1);
-        tzb = f->p - tza;
+        tza = prec(f) - field(d2, 0, 1, prec(f) - 1);
+        tzb = prec(f) - tza;
     } else {
-        tza = (d0 >> 52) & 3 ? 0 : field(d2, 0, 0, f->p - 1);
-        tzb = (d0 >> 54) & 3 ? 0 : field(d2, 16, 0, f->p - 1);
+        tza = (d0 >> 52) & 3 ? 0 : field(d2, 0, 0, prec(f) - 1);
+        tzb = (d0 >> 54) & 3 ? 0 : field(d2, 16, 0, prec(f) - 1);
     }
-    uint64_t hidden = f->frac_mask + 1;
-    uint64_t ma = (hidden | (d0 & f->frac_mask)) & ~((1ull << tza) - 1);
-    uint64_t mb = (hidden | ((d0 >> 24) & f->frac_mask)) & ~((1ull << tzb) - 1);
+    uint64_t hidden = frac_mask(f) + 1;
+    uint64_t ma = (hidden | (d0 & frac_mask(f))) & ~((1ull << tza) - 1);
+    uint64_t mb = (hidden | ((d0 >> 24) & frac_mask(f))) & ~((1ull << tzb) - 1);
     bool sa = forced_sign[0] >= 0 ? forced_sign[0] : flag(d0, 63);
     bool sb = forced_sign[1] >= 0 ? forced_sign[1] : flag(d0, 62);
-    double x = (double)ma * fp_pow2(ea - f->p + 1) * ((double)mb * fp_pow2(eb - f->p + 1));
+    double x = (double)ma * fp_pow2(ea - prec(f) + 1) * ((double)mb * fp_pow2(eb - prec(f) + 1));
     return (product){sa != sb ? -x : x, value_bits(f, sa, ea, ma), value_bits(f, sb, eb, mb)};
 }
 
 /* The value v the sum x + c is to have, by magnitude (sign taken from x),
  * for the tie and near-tie classes; false where none is made. */
-static bool tie_value(const lane_format *f, double ax, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2,
+static bool tie_value(const fp_format *f, double ax, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2,
                       gen_rng *r, double *v)
 {
-    int msb = fp_dexp(ax), u = unit_exp(f, msb);
+    int msb = fp_dexp(ax), u = gen_unit_exp(f, msb);
     unsigned pick = (d0 >> 59) & 7;
     if (c == GEN_TIE && pick < 3) {
         /* Cancel the product's head: what is left is its low p + 1 bits with
          * the lowest (x's lowest set bit) as the half unit. */
-        int top = fp_dlsb(ax) + f->p;
+        int top = fp_dlsb(ax) + prec(f);
         if (top < f->emin)
             return false;  /* that half unit is below the subnormal grid's */
         double hi = fp_dfloor_to(ax, top), lo = ax - hi;
@@ -137,8 +105,8 @@ static bool tie_value(const lane_format *f, double ax, gen_class c, uint64_t d0,
     }
     if (c == GEN_TIE && pick == 7) {
         /* A tie some binades above the product. */
-        int up = unit_exp(f, msb + field(d2, 32, 1, 12));
-        uint64_t sig = (f->frac_mask + 1) | (gen_next(r) & f->frac_mask);
+        int up = gen_unit_exp(f, msb + field(d2, 32, 1, 12));
+        uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
         *v = (double)sig * fp_pow2(up) + fp_pow2(up - 1);
         return true;
     }
@@ -147,7 +115,7 @@ static bool tie_value(const lane_format *f, double ax, gen_class c, uint64_t d0,
         /* A few units of the product's lowest bit off the tie, or of a bit
          * 9 or more places below half a unit. */
         int low = fp_dlsb(ax);
-        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, max_int(f->p - 2, 9));
+        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, max_int(prec(f) - 2, 9));
         double off = field(d1, 32, 1, 3) * fp_pow2(e);
         *v += flag(d1, 48) ? -off : off;
     }
@@ -158,13 +126,13 @@ static bool tie_value(const lane_format *f, double ax, gen_class c, uint64_t d0,
  * (a product short enough for c to reach either); where c cannot hold the
  * difference, a c of the product's sign far below it (the product is in the
  * top two binades already). */
-static bool overflow_addend(const lane_format *f, double x, uint64_t d1, uint64_t d2, gen_rng *r, uint64_t *c)
+static bool overflow_addend(const fp_format *f, double x, uint64_t d1, uint64_t d2, gen_rng *r, uint64_t *c)
 {
-    int u = f->emax - f->p + 1;
+    int u = f->emax - prec(f) + 1;
     uint64_t d3 = gen_next(r);
     double v = flag(d1, 49) ? fp_pow2(f->emax + 1) - fp_pow2(u - 1)
-                            : (double)((f->frac_mask + 1) | (d3 & f->frac_mask)) * fp_pow2(u) + fp_pow2(u - 1);
-    if (encode(f, (x < 0 ? -v : v) - x, c))
+                            : (double)((frac_mask(f) + 1) | (d3 & frac_mask(f))) * fp_pow2(u) + fp_pow2(u - 1);
+    if (gen_double_bits(f, (x < 0 ? -v : v) - x, c))
         return true;
     int e = max_int(f->emin, min_int(f->emax, fp_dexp(fp_dabs(x)) - field(d2, 48, 12, 40)));
     *c = value_bits(f, x < 0, e, d3 >> 24);
@@ -172,7 +140,7 @@ static bool overflow_addend(const lane_format *f, double x, uint64_t d1, uint64_
 }
 
 /* c for product x; false when the format cannot hold it. */
-static bool addend(const lane_format *f, double x, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r,
+static bool addend(const fp_format *f, double x, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r,
                    uint64_t *bits)
 {
     switch (c) {
@@ -193,11 +161,11 @@ static bool addend(const lane_format *f, double x, gen_class c, uint64_t d0, uin
         /* A tie for the product rounded to f32: the sum of the exact product
          * is then just off it, and a second rounding would land on it. */
         double xr = (double)(float)x, v;
-        return tie_value(f, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && encode(f, (xr < 0 ? -v : v) - xr, bits);
+        return tie_value(f, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(f, (xr < 0 ? -v : v) - xr, bits);
     }
     default: {
         double v;
-        return tie_value(f, fp_dabs(x), c, d0, d1, d2, r, &v) && encode(f, (x < 0 ? -v : v) - x, bits);
+        return tie_value(f, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(f, (x < 0 ? -v : v) - x, bits);
     }
     }
 }
@@ -213,29 +181,29 @@ static bool addend(const lane_format *f, double x, gen_class c, uint64_t d0, uin
 bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
                        uint64_t v[3])
 {
-    const lane_format f = fmt == &fp_f32 ? lane_f32 : lane_f16;
+    const fp_format *f = fmt;
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
-        int lo = product_floor(&f), hi = f.emax - 1;
+        int lo = rdna2_product_floor(f, f, f, f), hi = f->emax - 1;
         bool short_bits = false;
         if (c == GEN_OVERFLOW)
-            lo = f.emax - 1, hi = f.emax, short_bits = true;
+            lo = f->emax - 1, hi = f->emax, short_bits = true;
         else if (c == GEN_CANCEL)
             short_bits = flag(d1, 49);  /* half the time a product c cancels exactly */
-        product pr = pick_product(&f, forced_sign, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+        product pr = pick_product(f, forced_sign, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
         if (unfused) {
             /* The sum starts from the product rounded to f32, flushed when subnormal. */
             pr.x = (double)(float)pr.x;
             if (fp_dabs(pr.x) < 0x1p-126)
                 continue;
         }
-        if (!addend(&f, pr.x, c, d0, d1, d2, r, &v[2]))
+        if (!addend(f, pr.x, c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;
         v[1] = pr.b;
         /* A c under abs must keep the sign abs+neg give it: -(a*b + c) has the
          * same shape, so negate c and a free factor. */
-        uint64_t sbit = 1ull << (f.bits - 1);
+        uint64_t sbit = 1ull << (f->bits - 1);
         if (forced_sign[2] >= 0 && (int)((v[2] & sbit) != 0) != forced_sign[2])
             for (int i = 0; i < 2; i++)
                 if (forced_sign[i] < 0) {

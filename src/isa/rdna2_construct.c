@@ -34,15 +34,16 @@ static bool sign_for(const lane_spec *s, int i, gen_rng *r)
 
 /* Lowest exponent a product may have its top at so that every bit of it is
  * still on c's grid (otherwise no c can make the sum a tie). */
-static int product_floor(const lane_spec *s)
+int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format *c, const fp_format *dest)
 {
-    const fp_format *c = s->fmt[2];
     int lowest = c->emin - (int)c->precision + 1;
-    int product_bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
+    int product_bits = (int)(a->precision + b->precision) - 1;
     /* A destination wider than the product needs c to reach below it too. */
-    int reach = (int)s->dest->precision + 10;
+    int reach = (int)dest->precision + 10;
     return lowest + (product_bits > reach ? product_bits : reach);
 }
+
+static int product_floor(const lane_spec *s) { return rdna2_product_floor(s->fmt[0], s->fmt[1], s->fmt[2], s->dest); }
 
 /* a, b with msb(a) + msb(b) == target and at most `budget` significant
  * bits between them (0: no limit). */
