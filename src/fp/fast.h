@@ -109,12 +109,15 @@ void fp_fast_f16_to_f32_array(const uint16_t *h, uint32_t *f, size_t n);
 void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 
 /* round_f32(a*b + c) once, with what the kit's fp_round reports about that
- * rounding, for the common lane: a, b and c normal and a nonzero sum
- * (fast_fma_lanes.c).  A lane without FP_LANE_DONE is not computed. */
+ * rounding, for the common lane: a, b and c finite and nonzero (normal or
+ * subnormal: FP_LANE_SUBNORMAL_SOURCE marks a lane with a subnormal one);
+ * an exact zero sum gives +0 and FP_LANE_ZERO, nothing else (fast_fma_lanes.c).
+ * A lane without FP_LANE_DONE is not computed. */
 enum {
     FP_LANE_DONE = 1, FP_LANE_TIE = 2, FP_LANE_NEAR = 4, FP_LANE_GUARD = 8, FP_LANE_STICKY = 16,
     FP_LANE_LSB = 32, FP_LANE_TINY = 64, FP_LANE_OVERFLOW = 128, FP_LANE_INEXACT = 256,
-    FP_LANE_SIGN = 512  /* of the exact sum */
+    FP_LANE_SIGN = 512,  /* of the exact sum */
+    FP_LANE_ZERO = 1024, FP_LANE_SUBNORMAL_SOURCE = 2048
 };
 typedef struct {
     uint32_t bits;     /* the rounded result (f32, or f16 for the half lanes) */

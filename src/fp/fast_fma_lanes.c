@@ -29,6 +29,8 @@
 typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4l __attribute__((vector_size(32)));
 typedef uint64_t v4u __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+typedef uint32_t v4w __attribute__((vector_size(16)));
 
 #define SIGN_BIT INT64_MIN
 #define MANT ((((int64_t)1) << 52) - 1)
@@ -66,6 +68,23 @@ LANES v4d widen_bits(v4u w, v4l *normal)
 }
 
 LANES v4d widen(const uint32_t *p, v4l *normal) { return widen_bits((v4u){p[0], p[1], p[2], p[3]}, normal); }
+
+/* As widen, but a subnormal is taken too and marked in *subnormal; *finite
+ * stays set for normal and subnormal values, cleared for zeros, infinities
+ * and NaNs.  The conversion is the hardware's: exact for every finite f32,
+ * subnormals included, because the environment check at start refuses a
+ * host that treats subnormal inputs as zero. */
+LANES v4d widen_finite(const uint32_t *p, v4l *finite, v4l *subnormal)
+{
+    v4f f;
+    v4w w;
+    memcpy(&f, p, sizeof f);
+    memcpy(&w, p, sizeof w);
+    v4w e = (w >> 23) & 0xff, nonzero = (w & 0x7fffffffu) != 0;
+    *finite &= __builtin_convertvector((e != 0xff) & nonzero, v4l);
+    *subnormal |= __builtin_convertvector((e == 0) & nonzero, v4l);
+    return __builtin_convertvector(f, v4d);
+}
 
 /* One rounding of the exact value S + E (|E| <= ulp(S)/2, S nonzero where
  * it matters) to a binary format of precision p, exponents emin..emax, as
@@ -154,14 +173,21 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
     return S;
 }
 
+/* Subnormal sources are taken (their product is exact in double too, and
+ * at least 2^-298: a normal double), and so is an exact zero sum: it is
+ * +0 (x + -x under round to nearest), exact, in no rounding cell but the
+ * zero one (FP_LANE_ZERO; its msb and big are not meaningful). */
 LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma_lane *out)
 {
-    v4l done = {-1, -1, -1, -1};
-    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4l done = {-1, -1, -1, -1}, sub = {0, 0, 0, 0};
+    v4d A = widen_finite(a, &done, &sub), B = widen_finite(b, &done, &sub), C = widen_finite(c, &done, &sub);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
-    done &= S != 0;
+    v4l zero = S == 0;  /* then E is 0 too */
     rounded r = ROUND_F32(S, E);
+    r.bits = pick(zero, (v4l){0, 0, 0, 0}, r.bits);
+    r.flags = pick(zero, (v4l){FP_LANE_ZERO, FP_LANE_ZERO, FP_LANE_ZERO, FP_LANE_ZERO}, r.flags) |
+              bit(sub) * FP_LANE_SUBNORMAL_SOURCE;
     store(r, done, r.msb, larger_exp(P, C), out);
 }
 

@@ -249,7 +249,8 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
         isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            rebuild_miss(in, c[i], &rng[i], reachable[t], words + i * ni, out + i * no, &v[i]);
+            if (!(v[i].classes & want[t]) && reachable[t])
+                rebuild_miss(in, c[i], &rng[i], reachable[t], words + i * ni, out + i * no, &v[i]);
         }
     }
 }

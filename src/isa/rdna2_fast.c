@@ -757,20 +757,38 @@ static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
                   .near = f & FP_LANE_NEAR, .guard = f & FP_LANE_GUARD, .sticky = f & FP_LANE_STICKY,
                   .lsb = f & FP_LANE_LSB, .tiny = f & FP_LANE_TINY, .overflow = f & FP_LANE_OVERFLOW,
                   .ulp_exp = l->ulp_exp};
-    final_step(v, (xval){FPK_FINITE, f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
+    final_step(v, (xval){f & FP_LANE_ZERO ? FPK_ZERO : FPK_FINITE, f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
+}
+
+/* verdict_start then lane_step of a lane's one and final rounding, written
+ * at once: the common verdict, built without the generic steps. */
+static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
+{
+    unsigned f = l->flags;
+    bool zero = f & FP_LANE_ZERO;
+    unsigned kind = isa_result_kind(zero ? FPK_ZERO : FPK_FINITE, f & FP_LANE_OVERFLOW, f & FP_LANE_TINY);
+    unsigned cell = isa_cell(kind, f & FP_LANE_INEXACT, f & FP_LANE_LSB, f & FP_LANE_GUARD, f & FP_LANE_STICKY,
+                             f & FP_LANE_SIGN);
+    uint32_t step = 1u << GEN_RANDOM | (f & FP_LANE_TIE ? 1u << GEN_TIE : 0) |
+                    (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
+                    (f & FP_LANE_TINY && !zero ? 1u << GEN_SUBNORMAL : 0) |
+                    (f & FP_LANE_OVERFLOW ? 1u << GEN_OVERFLOW : 0);
+    *v = (isa_verdict){.classes = step, .at_result = step,
+                       .tie_exp = f & FP_LANE_TIE ? l->ulp_exp : ISA_NO_EXPONENT};
+    v->cells[cell / 64] = 1ull << (cell % 64);
 }
 
 /* The double-round test where lanes have answered it (double_round_lanes),
  * or where lane_classes_of must run the scalar one. */
 enum { DR_SCALAR, DR_YES, DR_NO };
 
-/* lane_classes for a lane whose sources are normal, finite and nonzero and
- * whose exact sum (l) is finite and nonzero; dr: the double-round test's
- * answer, or DR_SCALAR. */
+/* lane_classes for a lane whose sources are finite and nonzero (l: its
+ * exact sum, finite; zero where FP_LANE_ZERO says so, a cancellation);
+ * dr: the double-round test's answer, or DR_SCALAR. */
 static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
                             uint32_t c, uint32_t want, int dr)
 {
-    uint32_t m = magnitude_classes(dest, l->msb, l->big);
+    uint32_t m = l->flags & FP_LANE_ZERO ? 1u << GEN_CANCEL : magnitude_classes(dest, l->msb, l->big);
     if (dr == DR_YES)
         m |= 1u << GEN_DOUBLE_ROUND;
     else if (dr == DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND))) {
@@ -778,31 +796,44 @@ static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_
         if (lane_double_round(&dr))
             m |= 1u << GEN_DOUBLE_ROUND;
     }
-    v->classes |= m;
+    /* A subnormal source's class is not the result's (lane_classes). */
+    v->classes |= m | (l->flags & FP_LANE_SUBNORMAL_SOURCE ? 1u << GEN_SUBNORMAL : 0);
     v->at_result |= m;
 }
 
-/* A half as an f32 bit pattern, widened exactly; 0 (a zero: the lane goes
- * to fast_one) for a half that is not normal, whose classes are the half's
- * own (src_subnormal). */
-static inline uint32_t half_as_f32(uint32_t h)
+/* A half as an f32 bit pattern, widened exactly: a subnormal half is a
+ * normal f32, so *subnormal records it (its class is the half's own, as
+ * src_subnormal in lane_classes); 0 (a zero: the lane goes to fast_one)
+ * for a zero, an infinity or a NaN. */
+static inline uint32_t half_as_f32(uint32_t h, bool *subnormal)
 {
     uint32_t e = (h >> 10) & 0x1f;
-    return e == 0 || e == 0x1f ? 0 : fp_fbits(fp_fast_f16_to_f32(h));
+    if (e == 0x1f || (h & 0x7fffu) == 0)
+        return 0;
+    *subnormal |= e == 0;
+    return fp_fbits(fp_fast_f16_to_f32(h));
 }
 
 /* The sources the lanes take, as f32 bit patterns. */
-static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i)
+static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i, bool *subnormal)
 {
     bool half;
     uint32_t b = mix_source_bits(in, w, i, &half);
-    return half ? half_as_f32(b) : b;
+    return half ? half_as_f32(b, subnormal) : b;
 }
 
 static inline uint32_t half_source_f32(const isa_instance *in, const uint32_t *w, int i, uint32_t select,
-                                       uint32_t negate, uint32_t abs)
+                                       uint32_t negate, uint32_t abs, bool *subnormal)
 {
-    return half_as_f32(half_source_bits(in, w, i, select, negate, abs));
+    return half_as_f32(half_source_bits(in, w, i, select, negate, abs), subnormal);
+}
+
+/* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
+static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size_t m)
+{
+    for (size_t t = 0; t < m; t++)
+        if (subnormal[t])
+            lanes[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
 }
 
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
@@ -849,13 +880,17 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     fp_fma_lane lanes[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
+        bool half_subnormal[VERDICT_BLOCK];
         for (size_t t = 0; t < m; t++) {
             const uint32_t *w = words + (first + t) * op->n_in;
-            a[t] = mix ? mix_source_f32(in, w, 0) : source(&s, 0, first + t);
-            b[t] = mix ? mix_source_f32(in, w, 1) : source(&s, 1, first + t);
-            c[t] = mix ? mix_source_f32(in, w, 2) : source(&s, 2, first + t);
+            half_subnormal[t] = false;
+            a[t] = mix ? mix_source_f32(in, w, 0, &half_subnormal[t]) : source(&s, 0, first + t);
+            b[t] = mix ? mix_source_f32(in, w, 1, &half_subnormal[t]) : source(&s, 1, first + t);
+            c[t] = mix ? mix_source_f32(in, w, 2, &half_subnormal[t]) : source(&s, 2, first + t);
         }
         fp_fast_fma32_lanes(a, b, c, m, lanes);
+        if (mix)
+            mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
         double_round_lanes(a, b, c, lanes, want + first, m, dr);
         for (size_t t = 0; t < m; t++) {
@@ -865,10 +900,10 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            verdict_start(&v[i]);
-            lane_step(&v[i], &lanes[t], false);
+            lane_verdict(&v[i], &lanes[t]);
             lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i], dr[t]);
-            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits));
+            out[i] = s.post ? (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits))
+                            : lanes[t].bits;
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
             /* The planted mistake of fast_one, on this path too. */
             if (op->form == RDNA2_FMA32 && (v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) && (out[i] & 0x7f800000u))
@@ -929,19 +964,22 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
+            bool sub[VERDICT_BLOCK];
             for (size_t t = 0; t < m; t++) {
                 const uint32_t *w = words + (first + t) * op->n_in;
+                sub[t] = false;
                 if (form == RDNA2_MIX16) {
-                    a[k][t] = mix_source_f32(in, w, 0);
-                    b[k][t] = mix_source_f32(in, w, 1);
-                    c[k][t] = mix_source_f32(in, w, 2);
+                    a[k][t] = mix_source_f32(in, w, 0, &sub[t]);
+                    b[k][t] = mix_source_f32(in, w, 1, &sub[t]);
+                    c[k][t] = mix_source_f32(in, w, 2, &sub[t]);
                 } else {
-                    a[k][t] = half_source_f32(in, w, 0, sel[k], neg[k], abs);
-                    b[k][t] = half_source_f32(in, w, 1, sel[k], neg[k], abs);
-                    c[k][t] = half_source_f32(in, w, 2, sel[k], neg[k], abs);
+                    a[k][t] = half_source_f32(in, w, 0, sel[k], neg[k], abs, &sub[t]);
+                    b[k][t] = half_source_f32(in, w, 1, sel[k], neg[k], abs, &sub[t]);
+                    c[k][t] = half_source_f32(in, w, 2, sel[k], neg[k], abs, &sub[t]);
                 }
             }
             fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
+            mark_half_subnormals(lanes[k], sub, m);
         }
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
@@ -953,9 +991,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            verdict_start(&v[i]);
+            lane_verdict(&v[i], &lanes[0][t]);
             for (int k = 0; k < lanes_per_tuple; k++) {
-                lane_step(&v[i], &lanes[k][t], false);
+                if (k)
+                    lane_step(&v[i], &lanes[k][t], false);
                 lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i], DR_SCALAR);
             }
             uint32_t h = lanes[0][t].bits;
