@@ -2,15 +2,32 @@
  * kit's (gen_addend_exact): the same result, the same y and the same draws
  * from the random stream, for products of every source format pair the
  * families build, every aim and both destinations.  TIEFUZZ_ADDEND_CASES
- * overrides the count (default 2,000,000). */
+ * overrides the count (default 2,000,000).  Also: gen_special_kind's kinds
+ * below GEN_SPECIAL_KIND_FINITE, and only those, are gen_is_special (the
+ * special class's design counts its hits by kind). */
 #include <stdlib.h>
 #include "check.h"
 #include "gen/gen.h"
 
 static const fp_format *const formats[] = {&fp_f32, &fp_f16};
 
+static void special_kinds(void)
+{
+    static const fp_format *const all[] = {&fp_f16, &fp_f32, &fp_f64};
+    gen_rng r = {7};
+    for (unsigned f = 0; f < 3; f++)
+        for (unsigned kind = 0; kind < GEN_SPECIAL_KINDS; kind++)
+            for (int i = 0; i < 64; i++) {
+                uint64_t bits = gen_special_kind(all[f], i & 1, i < 2 ? (uint64_t)-i : gen_next(&r), kind);
+                CHECK(gen_is_special(all[f], bits) == (kind < GEN_SPECIAL_KIND_FINITE),
+                      "%s kind %u (%llx): gen_is_special %d", all[f]->name, kind, (unsigned long long)bits,
+                      gen_is_special(all[f], bits));
+            }
+}
+
 int main(void)
 {
+    special_kinds();
     const char *env = getenv("TIEFUZZ_ADDEND_CASES");
     unsigned long n = env ? strtoul(env, NULL, 10) : 2000000;
     unsigned long mismatches = 0, yes = 0;

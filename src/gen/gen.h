@@ -61,9 +61,11 @@ uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, in
  * subnormal, one. */
 uint64_t gen_special(const fp_format *f, gen_rng *r);
 /* The same from drawn fields: kind below GEN_SPECIAL_KINDS (0 zero,
- * 1 infinity, 2 quiet NaN, 3 signalling NaN, then the finite ones), the
+ * 1 infinity, 2 quiet NaN, 3 signalling NaN, then the finite ones from
+ * GEN_SPECIAL_KIND_FINITE: gen_is_special holds exactly below it), the
  * payload from payload's low bits. */
 #define GEN_SPECIAL_KINDS 9
+#define GEN_SPECIAL_KIND_FINITE 4
 uint64_t gen_special_kind(const fp_format *f, bool sign, uint64_t payload, unsigned kind);
 /* Whether bits are a zero, an infinity or a NaN of f. */
 bool gen_is_special(const fp_format *f, uint64_t bits);

@@ -393,8 +393,12 @@ static bool design_special(const lane_spec *s, gen_rng *r, uint64_t v[3])
                 unsigned pick = (unsigned)(((w >> 32) * 27) >> 32);
                 bool sign = (w >> 31) & 1;
                 int budget;
-                v[i] = pick < 18 ? gen_special_kind(f, sign, f->bits == 64 ? gen_next(r) : w, pick / 2)
-                                 : gen_value_with_exp(f, r, sign, class_target(s, GEN_TIE, r, &budget) / 2, 0);
+                if (pick < 18) {
+                    v[i] = gen_special_kind(f, sign, f->bits == 64 ? gen_next(r) : w, pick / 2);
+                    hit |= pick / 2 < GEN_SPECIAL_KIND_FINITE;
+                    continue;
+                }
+                v[i] = gen_value_with_exp(f, r, sign, class_target(s, GEN_TIE, r, &budget) / 2, 0);
             }
             hit |= gen_is_special(f, v[i]);
         }
