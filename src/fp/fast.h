@@ -109,15 +109,19 @@ void fp_fast_f16_to_f32_array(const uint16_t *h, uint32_t *f, size_t n);
 void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 
 /* round_f32(a*b + c) once, with what the kit's fp_round reports about that
- * rounding, for the common lane: a, b and c finite and nonzero (normal or
- * subnormal: FP_LANE_SUBNORMAL_SOURCE marks a lane with a subnormal one);
- * an exact zero sum gives +0 and FP_LANE_ZERO, nothing else (fast_fma_lanes.c).
- * A lane without FP_LANE_DONE is not computed. */
+ * rounding (fp_fast_fma32_lanes: every lane; the half and legacy lanes:
+ * the common lane only, normal sources and a nonzero sum).  Besides the
+ * rounding's own flags: a lane with a subnormal source, one with a zero,
+ * infinite or NaN source; a sum that is an exact zero (its sign in
+ * FP_LANE_SIGN; FP_LANE_CANCELLED when the product was not zero), an
+ * infinity (signed) or a NaN (the kit's default NaN), none of them
+ * rounded.  A lane without FP_LANE_DONE is not computed. */
 enum {
     FP_LANE_DONE = 1, FP_LANE_TIE = 2, FP_LANE_NEAR = 4, FP_LANE_GUARD = 8, FP_LANE_STICKY = 16,
     FP_LANE_LSB = 32, FP_LANE_TINY = 64, FP_LANE_OVERFLOW = 128, FP_LANE_INEXACT = 256,
     FP_LANE_SIGN = 512,  /* of the exact sum */
-    FP_LANE_ZERO = 1024, FP_LANE_SUBNORMAL_SOURCE = 2048
+    FP_LANE_ZERO = 1024, FP_LANE_SUBNORMAL_SOURCE = 2048, FP_LANE_SPECIAL_SOURCE = 4096, FP_LANE_INF = 8192,
+    FP_LANE_NAN = 16384, FP_LANE_CANCELLED = 32768
 };
 typedef struct {
     uint32_t bits;     /* the rounded result (f32, or f16 for the half lanes) */

@@ -5,10 +5,11 @@
  * extensions: AVX-512 or AVX2 where the CPU has it, chosen at load time,
  * SSE2 otherwise).
  *
- * It covers the common lane only: a, b and c normal f32 values (halves
- * widened exactly) and a nonzero sum.  Every other lane (zeros,
- * subnormals, infinities, NaNs, an exact zero sum, a flushed product)
- * comes back without FP_LANE_DONE, for the caller's scalar path.  The
+ * The fused rounding covers every lane; the legacy and half ones the
+ * common lane only: a, b and c normal f32 values (halves widened exactly)
+ * and a nonzero sum.  Every other lane of those (zeros, subnormals,
+ * infinities, NaNs, an exact zero sum, a flushed product) comes back
+ * without FP_LANE_DONE, for the caller's scalar path.  The
  * arithmetic is the scalar fast path's (rdna2_fast.c), lane by lane, with
  * selects for its branches (doc/fast-host.md, "Why the fast path is
  * exact"):
@@ -69,20 +70,19 @@ LANES v4d widen_bits(v4u w, v4l *normal)
 
 LANES v4d widen(const uint32_t *p, v4l *normal) { return widen_bits((v4u){p[0], p[1], p[2], p[3]}, normal); }
 
-/* As widen, but a subnormal is taken too and marked in *subnormal; *finite
- * stays set for normal and subnormal values, cleared for zeros, infinities
- * and NaNs.  The conversion is the hardware's: exact for every finite f32,
- * subnormals included, because the environment check at start refuses a
- * host that treats subnormal inputs as zero. */
-LANES v4d widen_finite(const uint32_t *p, v4l *finite, v4l *subnormal)
+/* Any f32 bit patterns as doubles (the hardware's conversion: exact for
+ * every finite f32, subnormals included, because the environment check at
+ * start refuses a host that treats subnormal inputs as zero), with which
+ * lanes hold a subnormal, and which a zero, an infinity or a NaN. */
+LANES v4d widen_any(const uint32_t *p, v4l *subnormal, v4l *special)
 {
     v4f f;
     v4w w;
     memcpy(&f, p, sizeof f);
     memcpy(&w, p, sizeof w);
     v4w e = (w >> 23) & 0xff, nonzero = (w & 0x7fffffffu) != 0;
-    *finite &= __builtin_convertvector((e != 0xff) & nonzero, v4l);
     *subnormal |= __builtin_convertvector((e == 0) & nonzero, v4l);
+    *special |= __builtin_convertvector((e == 0xff) | ~nonzero, v4l);
     return __builtin_convertvector(f, v4d);
 }
 
@@ -173,22 +173,29 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
     return S;
 }
 
-/* Subnormal sources are taken (their product is exact in double too, and
- * at least 2^-298: a normal double), and so is an exact zero sum: it is
- * +0 (x + -x under round to nearest), exact, in no rounding cell but the
- * zero one (FP_LANE_ZERO; its msb and big are not meaningful). */
-LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma_lane *out)
+/* Every lane: the double arithmetic is the scalar path's (xval_sum), so a
+ * sum that is not finite and nonzero is what it gives too: a NaN (the
+ * kit's default NaN, unsigned), an infinity, or an exact zero (signed as
+ * the hardware's sum: +0 unless both are -0), each rounded exactly.  A
+ * subnormal source's product is exact in double as well (at least 2^-298,
+ * a normal double). */
+#define ALL(x) ((v4l){x, x, x, x})
+LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, v4l nan_bits, fp_fma_lane *out)
 {
-    v4l done = {-1, -1, -1, -1}, sub = {0, 0, 0, 0};
-    v4d A = widen_finite(a, &done, &sub), B = widen_finite(b, &done, &sub), C = widen_finite(c, &done, &sub);
+    v4l sub = ALL(0), special = ALL(0);
+    v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
-    v4l zero = S == 0;  /* then E is 0 too */
-    rounded r = ROUND_F32(S, E);
-    r.bits = pick(zero, (v4l){0, 0, 0, 0}, r.bits);
-    r.flags = pick(zero, (v4l){FP_LANE_ZERO, FP_LANE_ZERO, FP_LANE_ZERO, FP_LANE_ZERO}, r.flags) |
-              bit(sub) * FP_LANE_SUBNORMAL_SOURCE;
-    store(r, done, r.msb, larger_exp(P, C), out);
+    v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
+    v4l zero = S == 0, nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
+    v4l f32_sign = (v4l)((v4u)sign >> 32);
+    rounded r = ROUND_F32(S, E);  /* meaningful where S is finite and nonzero */
+    v4l bits = pick(zero, f32_sign, pick(inf, f32_sign | 0x7f800000, pick(nan, nan_bits, r.bits)));
+    v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
+                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(nan, ALL(FP_LANE_NAN), r.flags)));
+    r.bits = bits;
+    r.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
+    store(r, ALL(-1), r.msb, larger_exp(P, C), out);
 }
 
 /* The legacy form: the product rounded to f32 first (a lane whose product
@@ -243,14 +250,15 @@ static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t 
 
 ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
 {
+    v4l nan_bits = ALL((int64_t)fp_default_nan(&fp_f32));
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_fused(a + i, b + i, c + i, out + i);
+        four_fused(a + i, b + i, c + i, nan_bits, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
         fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_fused(pa, pb, pc, po);
+        four_fused(pa, pb, pc, nan_bits, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }

@@ -749,7 +749,13 @@ static void verdict_start(isa_verdict *v)
     v->tie_exp = ISA_NO_EXPONENT;
 }
 
-/* final_step for a rounding computed in lanes (its exact value is finite). */
+/* The kind of a lane's exact sum. */
+static inline fp_kind lane_kind(unsigned flags)
+{
+    return flags & FP_LANE_NAN ? FPK_NAN : flags & FP_LANE_INF ? FPK_INF : flags & FP_LANE_ZERO ? FPK_ZERO : FPK_FINITE;
+}
+
+/* final_step for a rounding computed in lanes. */
 static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
 {
     unsigned f = l->flags;
@@ -757,7 +763,7 @@ static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
                   .near = f & FP_LANE_NEAR, .guard = f & FP_LANE_GUARD, .sticky = f & FP_LANE_STICKY,
                   .lsb = f & FP_LANE_LSB, .tiny = f & FP_LANE_TINY, .overflow = f & FP_LANE_OVERFLOW,
                   .ulp_exp = l->ulp_exp};
-    final_step(v, (xval){f & FP_LANE_ZERO ? FPK_ZERO : FPK_FINITE, f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
+    final_step(v, (xval){lane_kind(f), f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
 }
 
 /* verdict_start then lane_step of a lane's one and final rounding, written
@@ -765,13 +771,13 @@ static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
 static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
 {
     unsigned f = l->flags;
-    bool zero = f & FP_LANE_ZERO;
-    unsigned kind = isa_result_kind(zero ? FPK_ZERO : FPK_FINITE, f & FP_LANE_OVERFLOW, f & FP_LANE_TINY);
+    fp_kind exact = lane_kind(f);
+    unsigned kind = isa_result_kind(exact, f & FP_LANE_OVERFLOW, f & FP_LANE_TINY);
     unsigned cell = isa_cell(kind, f & FP_LANE_INEXACT, f & FP_LANE_LSB, f & FP_LANE_GUARD, f & FP_LANE_STICKY,
                              f & FP_LANE_SIGN);
     uint32_t step = 1u << GEN_RANDOM | (f & FP_LANE_TIE ? 1u << GEN_TIE : 0) |
                     (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
-                    (f & FP_LANE_TINY && !zero ? 1u << GEN_SUBNORMAL : 0) |
+                    (f & FP_LANE_TINY && exact == FPK_FINITE ? 1u << GEN_SUBNORMAL : 0) |
                     (f & FP_LANE_OVERFLOW ? 1u << GEN_OVERFLOW : 0);
     *v = (isa_verdict){.classes = step, .at_result = step,
                        .tie_exp = f & FP_LANE_TIE ? l->ulp_exp : ISA_NO_EXPONENT};
@@ -782,13 +788,17 @@ static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
  * or where lane_classes_of must run the scalar one. */
 enum { DR_SCALAR, DR_YES, DR_NO };
 
-/* lane_classes for a lane whose sources are finite and nonzero (l: its
- * exact sum, finite; zero where FP_LANE_ZERO says so, a cancellation);
- * dr: the double-round test's answer, or DR_SCALAR. */
+/* lane_classes for a lane computed in vectors (l; a, b, c its sources as
+ * f32 bit patterns); dr: the double-round test's answer, or DR_SCALAR. */
 static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
                             uint32_t c, uint32_t want, int dr)
 {
-    uint32_t m = l->flags & FP_LANE_ZERO ? 1u << GEN_CANCEL : magnitude_classes(dest, l->msb, l->big);
+    unsigned f = l->flags;
+    uint32_t m = 0;
+    if (f & FP_LANE_ZERO)
+        m = f & FP_LANE_CANCELLED ? 1u << GEN_CANCEL : 0;
+    else if (!(f & (FP_LANE_INF | FP_LANE_NAN)))
+        m = magnitude_classes(dest, l->msb, l->big);
     if (dr == DR_YES)
         m |= 1u << GEN_DOUBLE_ROUND;
     else if (dr == DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND))) {
@@ -796,21 +806,20 @@ static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_
         if (lane_double_round(&dr))
             m |= 1u << GEN_DOUBLE_ROUND;
     }
-    /* A subnormal source's class is not the result's (lane_classes). */
-    v->classes |= m | (l->flags & FP_LANE_SUBNORMAL_SOURCE ? 1u << GEN_SUBNORMAL : 0);
-    v->at_result |= m;
+    /* A source's class is not the result's (a subnormal one), but for special. */
+    uint32_t special = f & FP_LANE_SPECIAL_SOURCE ? 1u << GEN_SPECIAL : 0;
+    v->classes |= m | special | (f & FP_LANE_SUBNORMAL_SOURCE ? 1u << GEN_SUBNORMAL : 0);
+    v->at_result |= m | special;
 }
 
 /* A half as an f32 bit pattern, widened exactly: a subnormal half is a
  * normal f32, so *subnormal records it (its class is the half's own, as
- * src_subnormal in lane_classes); 0 (a zero: the lane goes to fast_one)
- * for a zero, an infinity or a NaN. */
+ * src_subnormal in lane_classes).  Zeros, infinities and NaNs stay what
+ * they are: the fused lanes take them, the half lanes leave them to
+ * fast_one. */
 static inline uint32_t half_as_f32(uint32_t h, bool *subnormal)
 {
-    uint32_t e = (h >> 10) & 0x1f;
-    if (e == 0x1f || (h & 0x7fffu) == 0)
-        return 0;
-    *subnormal |= e == 0;
+    *subnormal |= (h & 0x7c00u) == 0 && (h & 0x3ffu);
     return fp_fbits(fp_fast_f16_to_f32(h));
 }
 
