@@ -109,8 +109,9 @@ void fp_fast_f16_to_f32_array(const uint16_t *h, uint32_t *f, size_t n);
 void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 
 /* round_f32(a*b + c) once, with what the kit's fp_round reports about that
- * rounding (fp_fast_fma32_lanes: every lane; the half and legacy lanes:
- * the common lane only, normal sources and a nonzero sum).  Besides the
+ * rounding (fp_fast_fma32_lanes: every lane; the half lanes: every lane
+ * but one whose finite sum's f32 value overflows or is zero; the legacy
+ * lanes: the common lane only, normal sources and a nonzero sum).  Besides the
  * rounding's own flags: a lane with a subnormal source, one with a zero,
  * infinite or NaN source; a sum that is an exact zero (its sign in
  * FP_LANE_SIGN; FP_LANE_CANCELLED when the product was not zero), an
@@ -138,8 +139,8 @@ void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
 /* round_f16(round_f32(a*b + c)), the f32 rounding to odd (one correct
  * rounding to f16 in effect) or to nearest; the f16 rounding is reported
  * (msb and big: the exact sum's).  a, b, c: f32 bit patterns (halves
- * widened exactly); a lane is done when they are normal, the sum nonzero
- * and its f32 value finite and nonzero. */
+ * widened exactly); a lane is done unless its sum is finite and nonzero
+ * and its f32 value infinite or zero. */
 void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                             fp_fma_lane *out);
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,

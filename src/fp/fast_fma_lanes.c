@@ -5,11 +5,12 @@
  * extensions: AVX-512 or AVX2 where the CPU has it, chosen at load time,
  * SSE2 otherwise).
  *
- * The fused rounding covers every lane; the legacy and half ones the
- * common lane only: a, b and c normal f32 values (halves widened exactly)
- * and a nonzero sum.  Every other lane of those (zeros, subnormals,
- * infinities, NaNs, an exact zero sum, a flushed product) comes back
- * without FP_LANE_DONE, for the caller's scalar path.  The
+ * The fused rounding covers every lane, and the rounding to f16 every lane
+ * but one whose finite sum's f32 value overflows or is zero; the legacy
+ * one the common lane only: a, b and c normal and a nonzero sum.  Every
+ * other lane (for the legacy form: zeros, subnormals, infinities, NaNs, an
+ * exact zero sum, a flushed product) comes back without FP_LANE_DONE, for
+ * the caller's scalar path.  The
  * arithmetic is the scalar fast path's (rdna2_fast.c), lane by lane, with
  * selects for its branches (doc/fast-host.md, "Why the fast path is
  * exact"):
@@ -41,6 +42,7 @@ typedef uint32_t v4w __attribute__((vector_size(16)));
 LANES v4l bit(v4l mask) { return mask & 1; }
 LANES v4l pick(v4l mask, v4l yes, v4l no) { return (yes & mask) | (no & ~mask); }
 LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v4l)no); }
+#define ALL(x) ((v4l){x, x, x, x})
 
 /* Unbiased exponent of a positive normal double. */
 LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
@@ -179,7 +181,6 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
  * the hardware's sum: +0 unless both are -0), each rounded exactly.  A
  * subnormal source's product is exact in double as well (at least 2^-298,
  * a normal double). */
-#define ALL(x) ((v4l){x, x, x, x})
 LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, v4l nan_bits, fp_fma_lane *out)
 {
     v4l sub = ALL(0), special = ALL(0);
@@ -218,17 +219,27 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
 
 /* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),
  * then that f32 value rounded to f16; the second rounding is reported.  A
- * lane whose f32 value overflows or is zero is not done. */
-LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, fp_fma_lane *out)
+ * sum that is a NaN, an infinity or an exact zero is what four_fused makes
+ * of it, in f16; a lane whose finite, nonzero sum has an f32 value that
+ * overflows or is zero is not done. */
+LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, v4l nan_bits,
+                        fp_fma_lane *out)
 {
-    v4l done = {-1, -1, -1, -1};
-    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4l sub = ALL(0), special = ALL(0);
+    v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
-    done &= S != 0;
+    v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
+    v4l zero = S == 0, nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
+    v4l f16_sign = (v4l)((v4u)sign >> 48);
     rounded r32 = round_to(S, E, 24, -126, 127, NULL, odd);
-    done &= ((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0);
+    v4l done = zero | nan | inf | (((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0));
     rounded r16 = round_to(r32.value, ((v4d){0, 0, 0, 0}), 11, -14, 15, &r32.bit0, false);
+    v4l bits = pick(zero, f16_sign, pick(inf, f16_sign | 0x7c00, pick(nan, nan_bits, r16.bits)));
+    v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
+                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(nan, ALL(FP_LANE_NAN), r16.flags)));
+    r16.bits = bits;
+    r16.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 
@@ -282,14 +293,15 @@ ENTRY void mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
 ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                        fp_fma_lane *out)
 {
+    v4l nan_bits = ALL((int64_t)fp_default_nan(&fp_f16));
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_to_half(a + i, b + i, c + i, odd, out + i);
+        four_to_half(a + i, b + i, c + i, odd, nan_bits, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
         fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_to_half(pa, pb, pc, odd, po);
+        four_to_half(pa, pb, pc, odd, nan_bits, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }
