@@ -241,11 +241,13 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
     uint32_t want[GENERATE_BLOCK];
     for (size_t first = 0; first < n; first += GENERATE_BLOCK) {
         size_t m = n - first < GENERATE_BLOCK ? n - first : GENERATE_BLOCK;
-        for (size_t t = 0; t < m; t++) {
-            size_t i = first + t;
-            reachable[t] = in->op->impl->construct(in, c[i], &rng[i], words + i * ni);
-            want[t] = 1u << c[i];
-        }
+        if (in->op->impl->construct_many)
+            in->op->impl->construct_many(in, c + first, rng + first, m, words + first * ni, reachable);
+        else
+            for (size_t t = 0; t < m; t++)
+                reachable[t] = in->op->impl->construct(in, c[first + t], &rng[first + t], words + (first + t) * ni);
+        for (size_t t = 0; t < m; t++)
+            want[t] = 1u << c[first + t];
         isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;

@@ -169,6 +169,12 @@ typedef struct {
      * instance cannot reach the class at all (the case is then of another
      * class, and drawing again would not help). */
     bool (*construct)(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+    /* The same for n cases of one instance (case i: class c[i], stream
+     * rng[i], words at i * n_in, the answer in reachable[i]), the same
+     * cases as n calls of construct; what a family sets up per instance it
+     * sets up once (NULL: construct, case by case). */
+    void (*construct_many)(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                           bool *reachable);
     /* Which classes the case verifiably belongs to (NULL: the
      * floating-point classifier, from the trace). */
     uint32_t (*classify)(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);

@@ -59,6 +59,8 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 void rdna2_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                          const uint32_t *want);
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                          bool *reachable);
 /* Lowest exponent a product of a and b may have its top at for every bit of
  * it to be on c's grid (tie designs aim no lower). */
 int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format *c, const fp_format *dest);

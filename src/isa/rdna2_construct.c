@@ -505,7 +505,7 @@ static bool feasible(const lane_spec *s, gen_class c)
     return true;
 }
 
-static bool design_lane(lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+static bool design_lane(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, c)) {
         /* The common lane, in closed form (every such class is feasible there). */
@@ -552,7 +552,44 @@ static void spec_init(const isa_instance *in, lane_spec *s, const fp_format *des
     }
 }
 
-bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+/* The lane an instance's cases are designed in: formats, the literal, the
+ * signs abs+neg force; the same for every case (and both lanes of a packed
+ * form, whose modifiers are placed per lane). */
+static void instance_spec(const isa_instance *in, lane_spec *s)
+{
+    const isa_op *op = in->op;
+    switch ((rdna2_form)op->form) {
+    case RDNA2_FMA32:
+    case RDNA2_DIV_FMAS:
+    case RDNA2_MAD32:
+    case RDNA2_FMA16: {
+        const fp_format *f = op->form == RDNA2_FMA16 ? &fp_f16 : &fp_f32;
+        spec_init(in, s, f, f);
+        s->unfused = op->form == RDNA2_MAD32;
+        for (int i = 0; i < 3; i++)
+            s->forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
+        break;
+    }
+    case RDNA2_MIX32:
+    case RDNA2_MIX16:
+        spec_init(in, s, op->form == RDNA2_MIX32 ? &fp_f32 : &fp_f16, &fp_f32);
+        for (int i = 0; i < 3; i++) {
+            if (BIT(in->ctrl[CTRL_OP_SEL_HI], i))
+                s->fmt[i] = &fp_f16;
+            s->forced_sign[i] = forced(BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i));
+        }
+        break;
+    case RDNA2_PK16:
+        spec_init(in, s, &fp_f16, &fp_f16);
+        break;
+    case RDNA2_FMA64:
+        spec_init(in, s, &fp_f64, &fp_f64);
+        break;
+    }
+}
+
+/* One case, s the instance's spec. */
+static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class c, gen_rng *r, uint32_t *w)
 {
     bool reachable = true;
     const isa_op *op = in->op;
@@ -567,17 +604,12 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
             w[3] &= 1;
         return true;
     }
-    lane_spec s;
     uint64_t v[3];
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
     case RDNA2_DIV_FMAS:
-    case RDNA2_MAD32: {
-        spec_init(in, &s, &fp_f32, &fp_f32);
-        s.unfused = op->form == RDNA2_MAD32;
-        for (int i = 0; i < 3; i++)
-            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
-        reachable &= design_lane(&s, c, r, v);
+    case RDNA2_MAD32:
+        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++)
             if (op->src[i] != RDNA2_SRC_K)
                 w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[i], BIT(in->ctrl[CTRL_ABS], i),
@@ -585,44 +617,31 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         if (op->form == RDNA2_DIV_FMAS)
             w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
         break;
-    }
     case RDNA2_MIX32:
-    case RDNA2_MIX16: {
-        spec_init(in, &s, op->form == RDNA2_MIX32 ? &fp_f32 : &fp_f16, &fp_f32);
+    case RDNA2_MIX16:
+        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++) {
-            if (BIT(in->ctrl[CTRL_OP_SEL_HI], i))
-                s.fmt[i] = &fp_f16;
-            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i));
-        }
-        reachable &= design_lane(&s, c, r, v);
-        for (int i = 0; i < 3; i++) {
-            uint64_t bits = unmodify(s.fmt[i], v[i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
-            if (s.fmt[i] == &fp_f16)
+            uint64_t bits = unmodify(s->fmt[i], v[i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
+            if (s->fmt[i] == &fp_f16)
                 put_half(&w[op->src[i]], (uint16_t)bits, BIT(in->ctrl[CTRL_OP_SEL], i));
             else
                 w[op->src[i]] = (uint32_t)bits;
         }
         break;
-    }
-    case RDNA2_FMA16: {
-        spec_init(in, &s, &fp_f16, &fp_f16);
-        for (int i = 0; i < 3; i++)
-            s.forced_sign[i] = forced(BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i));
-        reachable &= design_lane(&s, c, r, v);
+    case RDNA2_FMA16:
+        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++)
             put_half(&w[op->src[i]],
                      (uint16_t)unmodify(&fp_f16, v[i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
                      BIT(in->ctrl[CTRL_OP_SEL], i));
         break;
-    }
     case RDNA2_PK16: {
         /* Low lane first; the high lane takes the halves it does not share. */
         bool placed[3][2] = {{false}};
         uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
         uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
         for (int lane = 0; lane < 2; lane++) {
-            spec_init(in, &s, &fp_f16, &fp_f16);
-            reachable &= design_lane(&s, c, r, v);
+            reachable &= design_lane(s, c, r, v);
             for (int i = 0; i < 3; i++) {
                 int h = (int)BIT(sel[lane], i);
                 if (placed[i][h])
@@ -633,15 +652,29 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
         }
         break;
     }
-    case RDNA2_FMA64: {
-        spec_init(in, &s, &fp_f64, &fp_f64);
-        reachable &= design_lane(&s, c, r, v);
+    case RDNA2_FMA64:
+        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++) {
             w[2 * i] = (uint32_t)v[i];
             w[2 * i + 1] = (uint32_t)(v[i] >> 32);
         }
         break;
     }
-    }
     return reachable;
+}
+
+bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
+    lane_spec s;
+    instance_spec(in, &s);
+    return construct_case(in, &s, c, r, w);
+}
+
+void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
+                          bool *reachable)
+{
+    lane_spec s;
+    instance_spec(in, &s);  /* once for the block */
+    for (size_t i = 0; i < n; i++)
+        reachable[i] = construct_case(in, &s, c[i], &r[i], words + i * in->op->n_in);
 }

@@ -22,7 +22,7 @@ static uint32_t shape(const isa_instance *in)
     return in->op->form == RDNA2_MIX32 || in->op->form == RDNA2_MIX16 ? in->ctrl[CTRL_OP_SEL_HI] : 0;
 }
 
-const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct,
+const isa_family_impl rdna2_impl = {.check = check, .eval = rdna2_eval, .lower = rdna2_lower, .construct = rdna2_construct, .construct_many = rdna2_construct_many,
                                    .fast = rdna2_fast, .fast_batch = rdna2_fast_batch,
                                    .fast_verdicts = rdna2_fast_verdicts, .shape = shape};
 
