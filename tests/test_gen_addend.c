@@ -4,9 +4,12 @@
  * families build, every aim and both destinations.  TIEFUZZ_ADDEND_CASES
  * overrides the count (default 2,000,000).  Also: gen_special_kind's kinds
  * below GEN_SPECIAL_KIND_FINITE, and only those, are gen_is_special (the
- * special class's design counts its hits by kind). */
+ * special class's design counts its hits by kind); gen_double_bits says
+ * what the kit does of whether a double is a value of f16, f32 or f64, and
+ * its encoding. */
 #include <stdlib.h>
 #include "check.h"
+#include "fp/fast.h"
 #include "gen/gen.h"
 
 static const fp_format *const formats[] = {&fp_f32, &fp_f16};
@@ -25,9 +28,46 @@ static void special_kinds(void)
             }
 }
 
+static void double_bits(void)
+{
+    static const fp_format *const all[] = {&fp_f16, &fp_f32, &fp_f64};
+    gen_rng r = {11};
+    unsigned long wrong = 0, held = 0, n = 300000;
+    for (unsigned long i = 0; i < n; i++) {
+        const fp_format *f = all[i % 3];
+        /* Values of f, of a wider format, exact sums of two of f's, across
+         * the range and beyond it, zeros and infinities included. */
+        double y;
+        switch (gen_below(&r, 5)) {
+        case 0: y = fp_dfrom(gen_value_with_exp(&fp_f64, &r, gen_coin(&r), gen_range(&r, f->emin - (int)f->precision - 3, f->emax + 2), gen_range(&r, 0, 52))); break;
+        case 1: y = fp_dfrom(gen_next(&r)); break;
+        case 2: y = gen_below(&r, 2) ? 0.0 : -0.0; break;
+        case 3: y = gen_coin(&r) ? 1.0 / 0.0 : -1.0 / 0.0; break;
+        default: {
+            uint64_t a = gen_value_with_exp(f, &r, gen_coin(&r), gen_range(&r, f->emin - 3, f->emax), gen_range(&r, 0, (int)f->precision - 1));
+            uint64_t b = gen_value_with_exp(f, &r, gen_coin(&r), gen_range(&r, f->emin - 3, f->emax), 0);
+            y = fp_dfrom(fp_round(&fp_f64, fp_decode(f, a), FP_RNE, 0)) + fp_dfrom(fp_round(&fp_f64, fp_decode(f, b), FP_RNE, 0));
+        }
+        }
+        fp_value x = fp_from_double(y);
+        bool want = x.kind == FPK_FINITE || x.kind == FPK_ZERO ? fp_representable(f, x) : false;
+        uint64_t bits = 0;
+        bool got = gen_double_bits(f, y, &bits);
+        held += want;
+        if (got != want || (want && bits != fp_round(f, x, FP_RNE, 0))) {
+            if (wrong++ < 10)
+                CHECK(0, "gen_double_bits(%s, %a): %d %llx, the kit: %d %llx", f->name, y, got,
+                      (unsigned long long)bits, want, (unsigned long long)(want ? fp_round(f, x, FP_RNE, 0) : 0));
+        }
+    }
+    CHECK(wrong == 0, "gen_double_bits: %lu of %lu differ from the kit", wrong, n);
+    CHECK(held > n / 5 && held < n - n / 5, "gen_double_bits: %lu of %lu representable: the check says little", held, n);
+}
+
 int main(void)
 {
     special_kinds();
+    double_bits();
     const char *env = getenv("TIEFUZZ_ADDEND_CASES");
     unsigned long n = env ? strtoul(env, NULL, 10) : 2000000;
     unsigned long mismatches = 0, yes = 0;

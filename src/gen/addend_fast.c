@@ -44,6 +44,17 @@ static fast_outcome finish(double v, double x, const fp_format *fy, uint64_t *ou
 
 bool gen_double_bits(const fp_format *f, double y, uint64_t *bits)
 {
+    if (f == &fp_f32) {
+        /* The hardware's conversion, exact where y is an f32 (subnormals
+         * included: the environment check refuses flush-to-zero). */
+        float x = (float)y;
+        *bits = fp_fbits(x);
+        return (double)x == y && __builtin_isfinite(x);
+    }
+    if (f == &fp_f64) {
+        *bits = fp_dbits(y);  /* every finite double is one (the scaling below would overflow under 2^-971) */
+        return __builtin_isfinite(y);
+    }
     if (y == 0) {
         *bits = (uint64_t)(fp_dbits(y) >> 63) << (f->bits - 1);  /* signed (finish's exact differences are +0) */
         return true;
