@@ -734,12 +734,14 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     }
 }
 
-/* ---- verdicts, many tuples: the fused f32 forms four lanes at a time ----
+/* ---- verdicts, many tuples: four lanes at a time ----
  *
- * fp_fast_fma32_lanes rounds the common lanes (normal sources, a nonzero
- * sum) in vectors and reports what round_to would; the verdict is then
- * what fused() and lane_classes() make of it.  Every other lane, and every
- * other form, goes through fast_one. */
+ * fp_fast_fma32_lanes (every lane of the fused f32 forms),
+ * fp_fast_fma_half_lanes (the f16 forms, all but a few lanes) and
+ * fp_fast_mad32_lanes (the legacy form's common lanes) round in vectors and
+ * report what round_to would; the verdict is then what fused(), to_half()
+ * or mad() and lane_classes() make of it.  A lane they leave, V_DIV_FMAS
+ * with VCC set and V_FMA_F64 go through fast_one. */
 #define VERDICT_BLOCK 256
 
 static void verdict_start(isa_verdict *v)
@@ -829,12 +831,6 @@ static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w,
     bool half;
     uint32_t b = mix_source_bits(in, w, i, &half);
     return half ? half_as_f32(b, subnormal) : b;
-}
-
-static inline uint32_t half_source_f32(const isa_instance *in, const uint32_t *w, int i, uint32_t select,
-                                       uint32_t negate, uint32_t abs, bool *subnormal)
-{
-    return half_as_f32(half_source_bits(in, w, i, select, negate, abs), subnormal);
 }
 
 /* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
@@ -955,6 +951,28 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     }
 }
 
+/* The f16 and packed forms' sources of one lane, for tuples [first,
+ * first + m): the halves select picks, after abs and negate, as f32 bit
+ * patterns (F16C where present), and which tuples have a subnormal one. */
+static void half_lane_sources(const isa_instance *in, const uint32_t *words, size_t first, size_t m, uint32_t select,
+                              uint32_t negate, uint32_t abs, uint32_t *a, uint32_t *b, uint32_t *c, bool *subnormal)
+{
+    source_plan s;
+    plan_sources(in, words, 0x8000u, abs, negate, &s);
+    uint16_t h[3][VERDICT_BLOCK];
+    for (size_t t = 0; t < m; t++) {
+        subnormal[t] = false;
+        for (int i = 0; i < 3; i++) {
+            uint32_t x = (((s.base[i][(first + t) * s.stride[i]] >> (16 * BIT(select, i))) & 0xffffu) & s.keep[i]) ^ s.flip[i];
+            h[i][t] = (uint16_t)x;
+            subnormal[t] |= (x & 0x7c00u) == 0 && (x & 0x3ffu);
+        }
+    }
+    fp_fast_f16_to_f32_array(h[0], a, m);
+    fp_fast_f16_to_f32_array(h[1], b, m);
+    fp_fast_f16_to_f32_array(h[2], c, m);
+}
+
 /* The forms that round to f16 through f32 (to_half): V_FMA_F16 and
  * V_FMAC_F16, the MIX f16 forms, and the packed forms (two lanes a tuple,
  * low then high, as fast_one takes them). */
@@ -974,19 +992,16 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
             bool sub[VERDICT_BLOCK];
-            for (size_t t = 0; t < m; t++) {
-                const uint32_t *w = words + (first + t) * op->n_in;
-                sub[t] = false;
-                if (form == RDNA2_MIX16) {
+            if (form == RDNA2_MIX16)
+                for (size_t t = 0; t < m; t++) {
+                    const uint32_t *w = words + (first + t) * op->n_in;
+                    sub[t] = false;
                     a[k][t] = mix_source_f32(in, w, 0, &sub[t]);
                     b[k][t] = mix_source_f32(in, w, 1, &sub[t]);
                     c[k][t] = mix_source_f32(in, w, 2, &sub[t]);
-                } else {
-                    a[k][t] = half_source_f32(in, w, 0, sel[k], neg[k], abs, &sub[t]);
-                    b[k][t] = half_source_f32(in, w, 1, sel[k], neg[k], abs, &sub[t]);
-                    c[k][t] = half_source_f32(in, w, 2, sel[k], neg[k], abs, &sub[t]);
                 }
-            }
+            else
+                half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
             fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
             mark_half_subnormals(lanes[k], sub, m);
         }
