@@ -951,6 +951,33 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     }
 }
 
+/* lane_double_round to f16 for lanes rounded to odd at f32 (`once`: what
+ * they report is then the exact sum's one rounding to f16, its tie flag
+ * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
+ * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
+ * lane the nearest rounding leaves (an f32 value that overflows or is
+ * zero) stays DR_SCALAR. */
+static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *once,
+                                    const uint32_t *want, size_t m, uint8_t *dr)
+{
+    uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
+    uint16_t at[VERDICT_BLOCK];
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        dr[t] = DR_SCALAR;
+        if (!(want[t] & (1u << GEN_DOUBLE_ROUND)) || !(once[t].flags & FP_LANE_DONE))
+            continue;
+        pa[k] = a[t], pb[k] = b[t], pc[k] = c[t], at[k++] = (uint16_t)t;
+    }
+    if (!k)
+        return;
+    fp_fma_lane twice[VERDICT_BLOCK];
+    fp_fast_fma_half_lanes(pa, pb, pc, k, false, twice);
+    for (size_t j = 0; j < k; j++)
+        if (twice[j].flags & FP_LANE_DONE)
+            dr[at[j]] = (twice[j].flags & FP_LANE_TIE) && !(once[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
+}
+
 /* The f16 and packed forms' sources of one lane, for tuples [first,
  * first + m): the halves select picks, after abs and negate, as f32 bit
  * patterns (F16C where present), and which tuples have a subnormal one. */
@@ -988,6 +1015,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     uint32_t abs = form == RDNA2_FMA16 ? in->ctrl[CTRL_ABS] : 0;
     uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
     fp_fma_lane lanes[2][VERDICT_BLOCK];
+    uint8_t dr[2][VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
@@ -1004,6 +1032,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
             fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
             mark_half_subnormals(lanes[k], sub, m);
+            if (odd)
+                half_double_round_lanes(a[k], b[k], c[k], lanes[k], want + first, m, dr[k]);
+            else
+                memset(dr[k], DR_SCALAR, m);
         }
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
@@ -1019,7 +1051,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             for (int k = 0; k < lanes_per_tuple; k++) {
                 if (k)
                     lane_step(&v[i], &lanes[k][t], false);
-                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i], DR_SCALAR);
+                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i], dr[k][t]);
             }
             uint32_t h = lanes[0][t].bits;
             switch (form) {
