@@ -841,35 +841,69 @@ static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size
             lanes[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
 }
 
+/* The lanes whose cases ask for the double-round test (their positions in
+ * at[], their count returned); every dr[t] starts DR_SCALAR. */
+static size_t double_round_wanted(const fp_fma_lane *lanes, const uint32_t *want, size_t m, uint8_t *dr, uint16_t *at)
+{
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        dr[t] = DR_SCALAR;
+        if ((want[t] & (1u << GEN_DOUBLE_ROUND)) && (lanes[t].flags & FP_LANE_DONE))
+            at[k++] = (uint16_t)t;
+    }
+    return k;
+}
+
+/* The answers: the sum rounded the other way (test[j], for lane at[j]) is a
+ * tie and the lane's own rounding is not; a test lane not done stays
+ * DR_SCALAR. */
+static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lanes, const uint16_t *at, size_t k,
+                                 uint8_t *dr)
+{
+    for (size_t j = 0; j < k; j++)
+        if (test[j].flags & FP_LANE_DONE)
+            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
+}
+
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
  * lanes: the product rounded to f32 (one hardware rounding of an exact
- * double product), plus c, is a tie, and the fused sum (fused[t]) is not.
- * A lane the vector rounding does not cover (a rounded product that is not
- * normal) is left DR_SCALAR. */
+ * double product), plus c, is a tie, and the fused sum (fused[t]) is not. */
 static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *fused,
                                const uint32_t *want, size_t m, uint8_t *dr)
 {
     uint32_t p[VERDICT_BLOCK], one[VERDICT_BLOCK], pc[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
-    size_t k = 0;
-    for (size_t t = 0; t < m; t++) {
-        dr[t] = DR_SCALAR;
-        if (!(want[t] & (1u << GEN_DOUBLE_ROUND)) || !(fused[t].flags & FP_LANE_DONE))
-            continue;
+    size_t k = double_round_wanted(fused, want, m, dr, at);
+    for (size_t j = 0; j < k; j++) {
+        size_t t = at[j];
         float p32 = (float)(fp_fast_f32_to_double(a[t]) * fp_fast_f32_to_double(b[t]));
-        if (!__builtin_isfinite(p32)) {
-            dr[t] = DR_NO;  /* an infinite product plus anything finite is no tie */
-            continue;
-        }
-        p[k] = fp_fbits(p32), one[k] = 0x3f800000u, pc[k] = c[t], at[k++] = (uint16_t)t;
+        /* An infinite product plus anything finite is no tie: the lane says so. */
+        p[j] = fp_fbits(p32), one[j] = 0x3f800000u, pc[j] = c[t];
     }
-    if (!k)
-        return;
     fp_fma_lane sum[VERDICT_BLOCK];
-    fp_fast_fma32_lanes(p, one, pc, k, sum);
+    if (k)
+        fp_fast_fma32_lanes(p, one, pc, k, sum);
+    double_round_answers(sum, fused, at, k, dr);
+}
+
+/* lane_double_round to f16 for lanes rounded to odd at f32 (`once`: what
+ * they report is then the exact sum's one rounding to f16, its tie flag
+ * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
+ * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
+ * lane the nearest rounding leaves (an f32 value that overflows or is
+ * zero) stays DR_SCALAR. */
+static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *once,
+                                    const uint32_t *want, size_t m, uint8_t *dr)
+{
+    uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
+    uint16_t at[VERDICT_BLOCK];
+    size_t k = double_round_wanted(once, want, m, dr, at);
     for (size_t j = 0; j < k; j++)
-        if (sum[j].flags & FP_LANE_DONE)
-            dr[at[j]] = (sum[j].flags & FP_LANE_TIE) && !(fused[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
+        pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
+    fp_fma_lane twice[VERDICT_BLOCK];
+    if (k)
+        fp_fast_fma_half_lanes(pa, pb, pc, k, false, twice);
+    double_round_answers(twice, once, at, k, dr);
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
@@ -949,33 +983,6 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
         }
     }
-}
-
-/* lane_double_round to f16 for lanes rounded to odd at f32 (`once`: what
- * they report is then the exact sum's one rounding to f16, its tie flag
- * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
- * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
- * lane the nearest rounding leaves (an f32 value that overflows or is
- * zero) stays DR_SCALAR. */
-static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *once,
-                                    const uint32_t *want, size_t m, uint8_t *dr)
-{
-    uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
-    uint16_t at[VERDICT_BLOCK];
-    size_t k = 0;
-    for (size_t t = 0; t < m; t++) {
-        dr[t] = DR_SCALAR;
-        if (!(want[t] & (1u << GEN_DOUBLE_ROUND)) || !(once[t].flags & FP_LANE_DONE))
-            continue;
-        pa[k] = a[t], pb[k] = b[t], pc[k] = c[t], at[k++] = (uint16_t)t;
-    }
-    if (!k)
-        return;
-    fp_fma_lane twice[VERDICT_BLOCK];
-    fp_fast_fma_half_lanes(pa, pb, pc, k, false, twice);
-    for (size_t j = 0; j < k; j++)
-        if (twice[j].flags & FP_LANE_DONE)
-            dr[at[j]] = (twice[j].flags & FP_LANE_TIE) && !(once[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
 }
 
 /* The f16 and packed forms' sources of one lane, for tuples [first,
