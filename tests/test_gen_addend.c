@@ -37,17 +37,27 @@ static void double_bits(void)
         const fp_format *f = all[i % 3];
         /* Values of f, of a wider format, exact sums of two of f's, across
          * the range and beyond it, zeros and infinities included. */
+        /* Every draw in its own statement: the same inputs whatever order a
+         * compiler evaluates arguments in. */
         double y;
-        switch (gen_below(&r, 5)) {
-        case 0: y = fp_dfrom(gen_value_with_exp(&fp_f64, &r, gen_coin(&r), gen_range(&r, f->emin - (int)f->precision - 3, f->emax + 2), gen_range(&r, 0, 52))); break;
-        case 1: y = fp_dfrom(gen_next(&r)); break;
-        case 2: y = gen_below(&r, 2) ? 0.0 : -0.0; break;
-        case 3: y = gen_coin(&r) ? 1.0 / 0.0 : -1.0 / 0.0; break;
-        default: {
-            uint64_t a = gen_value_with_exp(f, &r, gen_coin(&r), gen_range(&r, f->emin - 3, f->emax), gen_range(&r, 0, (int)f->precision - 1));
-            uint64_t b = gen_value_with_exp(f, &r, gen_coin(&r), gen_range(&r, f->emin - 3, f->emax), 0);
+        unsigned shape = gen_below(&r, 5);
+        bool sign = gen_coin(&r);
+        if (shape == 0) {
+            int e = gen_range(&r, f->emin - (int)f->precision - 3, f->emax + 2), zeros = gen_range(&r, 0, 52);
+            y = fp_dfrom(gen_value_with_exp(&fp_f64, &r, sign, e, zeros));
+        } else if (shape == 1) {
+            y = fp_dfrom(gen_next(&r));
+        } else if (shape == 2) {
+            y = sign ? -0.0 : 0.0;
+        } else if (shape == 3) {
+            y = sign ? -1.0 / 0.0 : 1.0 / 0.0;
+        } else {
+            int ea = gen_range(&r, f->emin - 3, f->emax), zeros = gen_range(&r, 0, (int)f->precision - 1);
+            uint64_t a = gen_value_with_exp(f, &r, sign, ea, zeros);
+            bool sb = gen_coin(&r);
+            int eb = gen_range(&r, f->emin - 3, f->emax);
+            uint64_t b = gen_value_with_exp(f, &r, sb, eb, 0);
             y = fp_dfrom(fp_round(&fp_f64, fp_decode(f, a), FP_RNE, 0)) + fp_dfrom(fp_round(&fp_f64, fp_decode(f, b), FP_RNE, 0));
-        }
         }
         fp_value x = fp_from_double(y);
         bool want = x.kind == FPK_FINITE || x.kind == FPK_ZERO ? fp_representable(f, x) : false;

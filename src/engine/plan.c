@@ -140,7 +140,7 @@ void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsig
     gen_class c[BLOCK];
     uint64_t stream = op_stream(in->op);
     /* eng_case_class of each index, stepped rather than divided for. */
-    unsigned k = (unsigned)(first % n_classes);
+    unsigned k = n && n_classes ? (unsigned)(first % n_classes) : 0;
     for (unsigned done = 0; done < n; done += BLOCK) {
         unsigned m = n - done < BLOCK ? n - done : BLOCK;
         for (unsigned t = 0; t < m; t++) {

@@ -112,7 +112,8 @@ void fp_fast_fma32_array(const uint32_t *a, const uint32_t *b, const uint32_t *c
  * rounding (fp_fast_fma32_lanes: every lane; the half lanes: every lane
  * but one whose finite sum's f32 value overflows or is zero; the legacy
  * lanes: the common lane only, normal sources and a nonzero sum).  Besides the
- * rounding's own flags: a lane with a subnormal source, one with a zero,
+ * rounding's own flags: a lane with a subnormal f32 source (a half widened
+ * to f32 is a normal f32 there: the caller marks its subnormal halves), one with a zero,
  * infinite or NaN source; a sum that is an exact zero (its sign in
  * FP_LANE_SIGN; FP_LANE_CANCELLED when the product was not zero), an
  * infinity (signed) or a NaN (the kit's default NaN), none of them
@@ -132,17 +133,17 @@ typedef struct {
     uint16_t flags;    /* FP_LANE_* */
 } fp_fma_lane;
 void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
-/* The legacy multiply-add: round_f32(round_f32(a*b) + c), both roundings
- * reported; a lane is done when a, b and c are normal, the rounded product
- * is normal (not flushed) and the sum is nonzero.  The product's msb and
- * big are not meaningful; the sum's big is the exact product's and c's. */
 /* round_f16(round_f32(a*b + c)), the f32 rounding to odd (one correct
  * rounding to f16 in effect) or to nearest; the f16 rounding is reported
  * (msb and big: the exact sum's).  a, b, c: f32 bit patterns (halves
  * widened exactly); a lane is done unless its sum is finite and nonzero
- * and its f32 value infinite or zero. */
+ * and its f32 value overflows or is zero. */
 void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                             fp_fma_lane *out);
+/* The legacy multiply-add: round_f32(round_f32(a*b) + c), both roundings
+ * reported; a lane is done when a, b and c are normal, the rounded product
+ * is normal (not flushed) and the sum is nonzero.  The product's msb and
+ * big are not meaningful; the sum's big is the exact product's and c's. */
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                          fp_fma_lane *sum);
 

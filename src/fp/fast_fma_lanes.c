@@ -43,6 +43,8 @@ LANES v4l bit(v4l mask) { return mask & 1; }
 LANES v4l pick(v4l mask, v4l yes, v4l no) { return (yes & mask) | (no & ~mask); }
 LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v4l)no); }
 #define ALL(x) ((v4l){x, x, x, x})
+#define ONE ((v4d){1.0, 1.0, 1.0, 1.0})
+#define ZERO_D ((v4d){0, 0, 0, 0})
 
 /* Unbiased exponent of a positive normal double. */
 LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
@@ -158,6 +160,9 @@ LANES v4l larger_exp(v4d x, v4d y)
     return pick(ey > ex, ey, ex);
 }
 
+/* Every flag fits the lane's 16-bit field (store truncates to it). */
+_Static_assert(FP_LANE_CANCELLED <= 0x8000, "FP_LANE_* flags must fit fp_fma_lane.flags");
+
 /* r's result and flags, with msb and big of the lane's exact sum. */
 LANES void store(rounded r, v4l done, v4l msb, v4l big, fp_fma_lane *out)
 {
@@ -181,19 +186,22 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
  * the hardware's sum: +0 unless both are -0), each rounded exactly.  A
  * subnormal source's product is exact in double as well (at least 2^-298,
  * a normal double). */
-LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, v4l nan_bits, fp_fma_lane *out)
+LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, int64_t nan, fp_fma_lane *out)
 {
     v4l sub = ALL(0), special = ALL(0);
     v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
     v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
-    v4l zero = S == 0, nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
+    v4l zero = S == 0, is_nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
     v4l f32_sign = (v4l)((v4u)sign >> 32);
-    rounded r = ROUND_F32(S, E);  /* meaningful where S is finite and nonzero */
-    v4l bits = pick(zero, f32_sign, pick(inf, f32_sign | 0x7f800000, pick(nan, nan_bits, r.bits)));
+    /* The rounding of the finite, nonzero sums; the others round 1 instead
+     * (a NaN would drive its shifts out of range) and are replaced below. */
+    v4l other = zero | is_nan | inf;
+    rounded r = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
+    v4l bits = pick(zero, f32_sign, pick(inf, f32_sign | 0x7f800000, pick(is_nan, ALL(nan), r.bits)));
     v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
-                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(nan, ALL(FP_LANE_NAN), r.flags)));
+                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r.flags)));
     r.bits = bits;
     r.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r, ALL(-1), r.msb, larger_exp(P, C), out);
@@ -222,7 +230,7 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
  * sum that is a NaN, an infinity or an exact zero is what four_fused makes
  * of it, in f16; a lane whose finite, nonzero sum has an f32 value that
  * overflows or is zero is not done. */
-LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, v4l nan_bits,
+LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, int64_t nan,
                         fp_fma_lane *out)
 {
     v4l sub = ALL(0), special = ALL(0);
@@ -230,14 +238,15 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
     v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
-    v4l zero = S == 0, nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
+    v4l zero = S == 0, is_nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
     v4l f16_sign = (v4l)((v4u)sign >> 48);
-    rounded r32 = round_to(S, E, 24, -126, 127, NULL, odd);
-    v4l done = zero | nan | inf | (((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0));
+    v4l other = zero | is_nan | inf;  /* rounded as 1 and replaced below, as in four_fused */
+    rounded r32 = round_to(pickd(other, ONE, S), pickd(other, ZERO_D, E), 24, -126, 127, NULL, odd);
+    v4l done = other | (((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0));
     rounded r16 = round_to(r32.value, ((v4d){0, 0, 0, 0}), 11, -14, 15, &r32.bit0, false);
-    v4l bits = pick(zero, f16_sign, pick(inf, f16_sign | 0x7c00, pick(nan, nan_bits, r16.bits)));
+    v4l bits = pick(zero, f16_sign, pick(inf, f16_sign | 0x7c00, pick(is_nan, ALL(nan), r16.bits)));
     v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
-                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(nan, ALL(FP_LANE_NAN), r16.flags)));
+                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r16.flags)));
     r16.bits = bits;
     r16.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r16, done, r32.msb, larger_exp(P, C), out);
@@ -261,15 +270,15 @@ static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t 
 
 ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
 {
-    v4l nan_bits = ALL((int64_t)fp_default_nan(&fp_f32));
+    int64_t nan = (int64_t)fp_default_nan(&fp_f32);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_fused(a + i, b + i, c + i, nan_bits, out + i);
+        four_fused(a + i, b + i, c + i, nan, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
         fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_fused(pa, pb, pc, nan_bits, po);
+        four_fused(pa, pb, pc, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }
@@ -293,15 +302,15 @@ ENTRY void mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
 ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                        fp_fma_lane *out)
 {
-    v4l nan_bits = ALL((int64_t)fp_default_nan(&fp_f16));
+    int64_t nan = (int64_t)fp_default_nan(&fp_f16);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_to_half(a + i, b + i, c + i, odd, nan_bits, out + i);
+        four_to_half(a + i, b + i, c + i, odd, nan, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
         fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_to_half(pa, pb, pc, odd, nan_bits, po);
+        four_to_half(pa, pb, pc, odd, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }

@@ -804,8 +804,8 @@ static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_
     if (dr == DR_YES)
         m |= 1u << GEN_DOUBLE_ROUND;
     else if (dr == DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND))) {
-        lane dr = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
-        if (lane_double_round(&dr))
+        lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
+        if (lane_double_round(&sum))
             m |= 1u << GEN_DOUBLE_ROUND;
     }
     /* A source's class is not the result's (a subnormal one), but for special. */
@@ -817,8 +817,7 @@ static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_
 /* A half as an f32 bit pattern, widened exactly: a subnormal half is a
  * normal f32, so *subnormal records it (its class is the half's own, as
  * src_subnormal in lane_classes).  Zeros, infinities and NaNs stay what
- * they are: the fused lanes take them, the half lanes leave them to
- * fast_one. */
+ * they are (the lanes take them). */
 static inline uint32_t half_as_f32(uint32_t h, bool *subnormal)
 {
     *subnormal |= (h & 0x7c00u) == 0 && (h & 0x3ffu);
