@@ -180,6 +180,28 @@ LANES v4d two_sum(v4d P, v4d C, v4d *E)
     return S;
 }
 
+/* The sums no rounding is made of: an exact zero, an infinity, a NaN.
+ * Where S is one, the caller rounds 1 instead (a NaN would drive
+ * round_to's shifts out of range) and unrounded_sums puts the result in. */
+LANES v4l not_rounded(v4d S)
+{
+    return (S == 0) | (S != S) | (((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL));
+}
+
+/* r's result and flags where S is an exact zero (signed as the hardware's
+ * sum; FP_LANE_CANCELLED when the product P was not zero), an infinity
+ * (signed) or a NaN (the default NaN `nan`, unsigned), in a format whose
+ * sign bit is bit sign_at - 1 and whose infinity is inf. */
+LANES void unrounded_sums(rounded *r, v4d S, v4d P, int sign_at, int64_t inf, int64_t nan)
+{
+    v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
+    v4l zero = S == 0, is_nan = S != S, is_inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
+    v4l fsign = (v4l)((v4u)sign >> (64 - sign_at));
+    r->bits = pick(zero, fsign, pick(is_inf, fsign | inf, pick(is_nan, ALL(nan), r->bits)));
+    r->flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
+                    pick(is_inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r->flags)));
+}
+
 /* Every lane: the double arithmetic is the scalar path's (xval_sum), so a
  * sum that is not finite and nonzero is what it gives too: a NaN (the
  * kit's default NaN, unsigned), an infinity, or an exact zero (signed as
@@ -192,18 +214,10 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, i
     v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
-    v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
-    v4l zero = S == 0, is_nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
-    v4l f32_sign = (v4l)((v4u)sign >> 32);
-    /* The rounding of the finite, nonzero sums; the others round 1 instead
-     * (a NaN would drive its shifts out of range) and are replaced below. */
-    v4l other = zero | is_nan | inf;
+    v4l other = not_rounded(S);
     rounded r = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
-    v4l bits = pick(zero, f32_sign, pick(inf, f32_sign | 0x7f800000, pick(is_nan, ALL(nan), r.bits)));
-    v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
-                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r.flags)));
-    r.bits = bits;
-    r.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
+    unrounded_sums(&r, S, P, 32, 0x7f800000, nan);
+    r.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r, ALL(-1), r.msb, larger_exp(P, C), out);
 }
 
@@ -237,18 +251,12 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
-    v4l sign = (v4l)S & SIGN_BIT, sign_flag = bit(sign != 0) * FP_LANE_SIGN;
-    v4l zero = S == 0, is_nan = S != S, inf = ((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL);
-    v4l f16_sign = (v4l)((v4u)sign >> 48);
-    v4l other = zero | is_nan | inf;  /* rounded as 1 and replaced below, as in four_fused */
+    v4l other = not_rounded(S);
     rounded r32 = round_to(pickd(other, ONE, S), pickd(other, ZERO_D, E), 24, -126, 127, NULL, odd);
     v4l done = other | (((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0));
-    rounded r16 = round_to(r32.value, ((v4d){0, 0, 0, 0}), 11, -14, 15, &r32.bit0, false);
-    v4l bits = pick(zero, f16_sign, pick(inf, f16_sign | 0x7c00, pick(is_nan, ALL(nan), r16.bits)));
-    v4l flags = pick(zero, ALL(FP_LANE_ZERO) | sign_flag | bit(P != 0) * FP_LANE_CANCELLED,
-                     pick(inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r16.flags)));
-    r16.bits = bits;
-    r16.flags = flags | bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
+    rounded r16 = round_to(r32.value, ZERO_D, 11, -14, 15, &r32.bit0, false);
+    unrounded_sums(&r16, S, P, 16, 0x7c00, nan);
+    r16.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 

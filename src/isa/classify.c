@@ -197,7 +197,7 @@ void isa_eval_batch(const isa_instance *in, const uint32_t *words, size_t n, uin
 /* After a first attempt: a case that missed its class is built again from
  * where its draws left off, up to four attempts in all (isa_generate_eval's
  * draws and retries, so the same cases). */
-static void rebuild_miss(const isa_instance *in, gen_class c, gen_rng *rng, bool reachable, uint32_t *words,
+static inline void rebuild_miss(const isa_instance *in, gen_class c, gen_rng *rng, bool reachable, uint32_t *words,
                          uint32_t *out, isa_verdict *v)
 {
     for (int attempt = 1; attempt < 4 && !(v->classes & (1u << c)) && reachable; attempt++) {
@@ -251,8 +251,7 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
         isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            if (!(v[i].classes & want[t]) && reachable[t])
-                rebuild_miss(in, c[i], &rng[i], reachable[t], words + i * ni, out + i * no, &v[i]);
+            rebuild_miss(in, c[i], &rng[i], reachable[t], words + i * ni, out + i * no, &v[i]);
         }
     }
 }

@@ -178,10 +178,9 @@ static bool addend(const fp_format *f, double x, gen_class c, uint64_t d0, uint6
  *   d2: 0-31 the short significands' lengths, 32-47 the tie's unit offset or
  *       binade shift, 48-63 a near tie's depth or an overflow c's distance;
  * a tie some binades up and the overflow class draw one word more. */
-bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
+bool rdna2_closed_lane(const fp_format *f, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
                        uint64_t v[3])
 {
-    const fp_format *f = fmt;
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
         int lo = rdna2_product_floor(f, f, f, f), hi = f->emax - 1;

@@ -178,6 +178,13 @@ static HOT xval result_value(const fp_format *f, uint64_t bits)
 /* ---- the verdict: what isa_trace_classes and isa_trace_cells read ---- */
 
 /* intermediate: a later step rounds this one's result again (it does not write the result). */
+/* The classes a final rounding reaches, from what it reports. */
+static HOT uint32_t rounding_classes(bool tie, bool near, bool tiny_finite, bool overflow)
+{
+    return (tie ? 1u << GEN_TIE : 0) | (near ? 1u << GEN_NEAR_TIE : 0) | (tiny_finite ? 1u << GEN_SUBNORMAL : 0) |
+           (overflow ? 1u << GEN_OVERFLOW : 0);
+}
+
 static HOT void final_step(isa_verdict *v, xval exact, const rounding *r, bool intermediate)
 {
     if (!v)
@@ -185,22 +192,12 @@ static HOT void final_step(isa_verdict *v, xval exact, const rounding *r, bool i
     unsigned cell = isa_cell(isa_result_kind(exact.kind, r->overflow, r->tiny), r->inexact, r->lsb, r->guard, r->sticky,
                              exact.sign);
     v->cells[cell / 64] |= 1ull << (cell % 64);
-    uint32_t step = (r->tie ? 1u << GEN_TIE : 0) | (r->near ? 1u << GEN_NEAR_TIE : 0) |
-                    (r->tiny && exact.kind == FPK_FINITE ? 1u << GEN_SUBNORMAL : 0) |
-                    (r->overflow ? 1u << GEN_OVERFLOW : 0);
+    uint32_t step = rounding_classes(r->tie, r->near, r->tiny && exact.kind == FPK_FINITE, r->overflow);
     if (!intermediate)
         v->at_result |= step;
-    if (r->tie) {
-        v->classes |= 1u << GEN_TIE;
-        if (v->tie_exp == ISA_NO_EXPONENT)
-            v->tie_exp = r->ulp_exp;
-    }
-    if (r->near)
-        v->classes |= 1u << GEN_NEAR_TIE;
-    if (r->tiny && exact.kind == FPK_FINITE)
-        v->classes |= 1u << GEN_SUBNORMAL;
-    if (r->overflow)
-        v->classes |= 1u << GEN_OVERFLOW;
+    v->classes |= step;
+    if (r->tie && v->tie_exp == ISA_NO_EXPONENT)
+        v->tie_exp = r->ulp_exp;
 }
 
 static bool is_tie(const fp_format *f, xval x) { return x.kind == FPK_FINITE && round_to(f, x, TRIMMED, false).tie; }
@@ -777,10 +774,9 @@ static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
     unsigned kind = isa_result_kind(exact, f & FP_LANE_OVERFLOW, f & FP_LANE_TINY);
     unsigned cell = isa_cell(kind, f & FP_LANE_INEXACT, f & FP_LANE_LSB, f & FP_LANE_GUARD, f & FP_LANE_STICKY,
                              f & FP_LANE_SIGN);
-    uint32_t step = 1u << GEN_RANDOM | (f & FP_LANE_TIE ? 1u << GEN_TIE : 0) |
-                    (f & FP_LANE_NEAR ? 1u << GEN_NEAR_TIE : 0) |
-                    (f & FP_LANE_TINY && exact == FPK_FINITE ? 1u << GEN_SUBNORMAL : 0) |
-                    (f & FP_LANE_OVERFLOW ? 1u << GEN_OVERFLOW : 0);
+    uint32_t step = 1u << GEN_RANDOM | rounding_classes(f & FP_LANE_TIE, f & FP_LANE_NEAR,
+                                                        (f & FP_LANE_TINY) && exact == FPK_FINITE,
+                                                        f & FP_LANE_OVERFLOW);
     *v = (isa_verdict){.classes = step, .at_result = step,
                        .tie_exp = f & FP_LANE_TIE ? l->ulp_exp : ISA_NO_EXPONENT};
     v->cells[cell / 64] = 1ull << (cell % 64);
