@@ -22,43 +22,7 @@
  *   boundary that is a multiple of ulp(S) is decided by R, or by the sign
  *   of E when R equals it. */
 #include "fast.h"
-
-/* The helpers below pass vectors by value; they are always inlined into
- * the one entry point, so the ABI GCC warns about is never used. */
-#pragma GCC diagnostic ignored "-Wpsabi"
-#define LANES static inline __attribute__((always_inline))
-
-typedef double v4d __attribute__((vector_size(32)));
-typedef int64_t v4l __attribute__((vector_size(32)));
-typedef uint64_t v4u __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-typedef uint32_t v4w __attribute__((vector_size(16)));
-
-#define SIGN_BIT INT64_MIN
-#define MANT ((((int64_t)1) << 52) - 1)
-#define TWO52 0x1p52
-
-/* A mask lane (-1 or 0) from a condition already a mask, as 0/1 bits. */
-LANES v4l bit(v4l mask) { return mask & 1; }
-LANES v4l pick(v4l mask, v4l yes, v4l no) { return (yes & mask) | (no & ~mask); }
-LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v4l)no); }
-#define ALL(x) ((v4l){x, x, x, x})
-#define ONE ((v4d){1.0, 1.0, 1.0, 1.0})
-#define ZERO_D ((v4d){0, 0, 0, 0})
-
-/* Unbiased exponent of a positive normal double. */
-LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
-
-/* Exponent of the lowest set bit of a positive normal double. */
-LANES v4l dlsb(v4d x)
-{
-    v4l m = (v4l)x & MANT;
-    v4l low = m & -m;
-    /* low (a power of two below 2^52) as a double, by the 2^52 trick; m = 0: bit 52. */
-    v4d as_double = (v4d)(low | 0x4330000000000000LL) - TWO52;
-    v4l tz = pick(m == 0, (v4l){52, 52, 52, 52}, dexp(as_double));
-    return dexp(x) - 52 + tz;
-}
+#include "lanes.h"
 
 /* Sign of (R + L) - X: R != X decides, else the sign of L. */
 LANES v4l at_least(v4d R, v4d L, v4d X) { return (R > X) | ((R == X) & (L >= 0)); }
@@ -260,10 +224,7 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 
-/* The builds for each instruction set, chosen at load time.  Static, with
- * the exported names below calling them: clang 14 does not give a
- * non-static target_clones function its plain name. */
-#define ENTRY static __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define ENTRY LANES_ENTRY
 
 /* The last m < 4 lanes of a, b, c, padded with 1.0 to four. */
 static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa, uint32_t *pb,

@@ -72,5 +72,10 @@ int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format 
 bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused, gen_class c);
 bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
                        uint64_t v[3]);
+/* The same for n cases at once (rdna2_closed_lanes.c): case k draws from
+ * rng[which[k]] and writes v[k] and ok[k]; the same values and draws as
+ * rdna2_closed_lane on each. */
+void rdna2_closed_lanes(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *rng,
+                        const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok);
 
 #endif

@@ -23,6 +23,9 @@ typedef struct {
     int forced_sign[3];  /* -1 free, else the sign abs+neg leave */
 } lane_spec;
 
+/* Cases construct_many builds together. */
+#define CLOSED_BLOCK 256
+
 static fp_value val(const fp_format *f, uint64_t bits) { return fp_decode(f, bits); }
 
 static int clampi(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -588,40 +591,50 @@ static void instance_spec(const isa_instance *in, lane_spec *s)
     }
 }
 
-/* One case, s the instance's spec. */
-static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class c, gen_rng *r, uint32_t *w)
+static bool is_f32_form(const isa_op *op)
 {
-    bool reachable = true;
+    return op->form == RDNA2_FMA32 || op->form == RDNA2_DIV_FMAS || op->form == RDNA2_MAD32;
+}
+
+/* Lanes a case designs: two for the packed form, one for the others. */
+static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
+
+/* A case's first draws: random words where a design leaves some (the other
+ * half of an f16 source, the kept half of D; the f32 forms' designs write
+ * every word), and the whole of a random case.  True when that is all. */
+static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+{
     const isa_op *op = in->op;
-    /* Random words where a design leaves some (the other half of an f16
-     * source, the kept half of D); the f32 forms' designs write every word. */
-    bool f32_form = op->form == RDNA2_FMA32 || op->form == RDNA2_DIV_FMAS || op->form == RDNA2_MAD32;
-    if (c == GEN_RANDOM || !f32_form)
+    if (c == GEN_RANDOM || !is_f32_form(op))
         for (unsigned i = 0; i < op->n_in; i++)
             w[i] = (uint32_t)gen_next(r);
-    if (c == GEN_RANDOM) {
-        if (op->form == RDNA2_DIV_FMAS)
-            w[3] &= 1;
-        return true;
-    }
-    uint64_t v[3];
+    if (c != GEN_RANDOM)
+        return false;
+    if (op->form == RDNA2_DIV_FMAS)
+        w[3] &= 1;
+    return true;
+}
+
+/* The designed values (v[lane]: a, b, c after modifiers) into the words,
+ * the modifiers undone. */
+static void place(const isa_instance *in, const lane_spec *s, gen_rng *r, uint64_t v[2][3], uint32_t *w)
+{
+    const isa_op *op = in->op;
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
     case RDNA2_DIV_FMAS:
     case RDNA2_MAD32:
-        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++)
             if (op->src[i] != RDNA2_SRC_K)
-                w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[i], BIT(in->ctrl[CTRL_ABS], i),
+                w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[0][i], BIT(in->ctrl[CTRL_ABS], i),
                                                    BIT(in->ctrl[CTRL_NEG], i), r);
         if (op->form == RDNA2_DIV_FMAS)
             w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
         break;
     case RDNA2_MIX32:
     case RDNA2_MIX16:
-        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++) {
-            uint64_t bits = unmodify(s->fmt[i], v[i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
+            uint64_t bits = unmodify(s->fmt[i], v[0][i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
             if (s->fmt[i] == &fp_f16)
                 put_half(&w[op->src[i]], (uint16_t)bits, BIT(in->ctrl[CTRL_OP_SEL], i));
             else
@@ -629,37 +642,47 @@ static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class
         }
         break;
     case RDNA2_FMA16:
-        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++)
             put_half(&w[op->src[i]],
-                     (uint16_t)unmodify(&fp_f16, v[i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
+                     (uint16_t)unmodify(&fp_f16, v[0][i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
                      BIT(in->ctrl[CTRL_OP_SEL], i));
         break;
     case RDNA2_PK16: {
-        /* Low lane first; the high lane takes the halves it does not share. */
+        /* Low lane first; the high lane takes the halves it does not share.
+         * No draws here (no abs): the lanes' designs may come first. */
         bool placed[3][2] = {{false}};
         uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
         uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
-        for (int lane = 0; lane < 2; lane++) {
-            reachable &= design_lane(s, c, r, v);
+        for (int lane = 0; lane < 2; lane++)
             for (int i = 0; i < 3; i++) {
                 int h = (int)BIT(sel[lane], i);
                 if (placed[i][h])
                     continue;
                 placed[i][h] = true;
-                put_half(&w[op->src[i]], (uint16_t)unmodify(&fp_f16, v[i], false, BIT(neg[lane], i), r), h);
+                put_half(&w[op->src[i]], (uint16_t)unmodify(&fp_f16, v[lane][i], false, BIT(neg[lane], i), r), h);
             }
-        }
         break;
     }
     case RDNA2_FMA64:
-        reachable &= design_lane(s, c, r, v);
         for (int i = 0; i < 3; i++) {
-            w[2 * i] = (uint32_t)v[i];
-            w[2 * i + 1] = (uint32_t)(v[i] >> 32);
+            w[2 * i] = (uint32_t)v[0][i];
+            w[2 * i + 1] = (uint32_t)(v[0][i] >> 32);
         }
         break;
     }
+}
+
+/* One case, s the instance's spec: its draws are the prefill's, each lane's
+ * design's, then the placement's. */
+static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class c, gen_rng *r, uint32_t *w)
+{
+    if (prefill(in, c, r, w))
+        return true;
+    bool reachable = true;
+    uint64_t v[2][3];
+    for (int lane = 0; lane < lanes_of(in->op); lane++)
+        reachable &= design_lane(s, c, r, v[lane]);
+    place(in, s, r, v, w);
     return reachable;
 }
 
@@ -670,11 +693,67 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
     return construct_case(in, &s, c, r, w);
 }
 
+/* A block's cases of one closed-form class, lane by lane, four at a time
+ * (rdna2_closed_lanes); a design that runs out of attempts falls back to a
+ * random one at once, as design_lane does, before the next lane draws. */
+static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *rng, const uint32_t *which, size_t m,
+                           uint64_t (*v)[2][3])
+{
+    uint64_t got[CLOSED_BLOCK][3];
+    bool ok[CLOSED_BLOCK];
+    for (int lane = 0; lane < lanes; lane++) {
+        rdna2_closed_lanes(s->dest, s->unfused, s->forced_sign, c, rng, which, m, got, ok);
+        for (size_t k = 0; k < m; k++) {
+            if (!ok[k])
+                design(s, GEN_RANDOM, &rng[which[k]], got[k]);
+            memcpy(v[which[k]][lane], got[k], sizeof got[k]);
+        }
+    }
+}
+
+/* Up to CLOSED_BLOCK cases: every draw of a case in the order construct_case
+ * makes them (the cases' streams are their own, so the order across cases is
+ * free): the prefills, then the closed-form classes' designs, gathered by
+ * class, then each case's other designs and its placement. */
+static void construct_block(const isa_instance *in, const lane_spec *s, const gen_class *c, gen_rng *r, size_t n,
+                            uint32_t *words, bool *reachable)
+{
+    static const gen_class closed[] = {GEN_TIE, GEN_NEAR_TIE, GEN_DOUBLE_ROUND, GEN_OVERFLOW, GEN_CANCEL};
+    const isa_op *op = in->op;
+    bool done[CLOSED_BLOCK], designed[CLOSED_BLOCK] = {false};
+    uint64_t v[CLOSED_BLOCK][2][3];
+    uint32_t which[CLOSED_BLOCK];
+    for (size_t i = 0; i < n; i++) {
+        done[i] = prefill(in, c[i], &r[i], words + i * op->n_in);
+        reachable[i] = true;
+    }
+    for (size_t k = 0; k < sizeof closed / sizeof closed[0]; k++) {
+        if (!rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, closed[k]))
+            continue;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && c[i] == closed[k])
+                which[m++] = (uint32_t)i;
+        closed_designs(s, closed[k], lanes_of(op), r, which, m, v);
+        for (size_t j = 0; j < m; j++)
+            designed[which[j]] = true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        for (int lane = 0; lane < lanes_of(op) && !designed[i]; lane++)
+            reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
+        place(in, s, &r[i], v[i], words + i * op->n_in);
+    }
+}
+
 void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
                           bool *reachable)
 {
     lane_spec s;
     instance_spec(in, &s);  /* once for the block */
-    for (size_t i = 0; i < n; i++)
-        reachable[i] = construct_case(in, &s, c[i], &r[i], words + i * in->op->n_in);
+    for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
+        size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
+        construct_block(in, &s, c + first, r + first, m, words + first * in->op->n_in, reachable + first);
+    }
 }

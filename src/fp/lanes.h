@@ -1,0 +1,53 @@
+/* Four lanes of double arithmetic at a time: the vector types and small
+ * helpers the lane code shares (fast_fma_lanes.c's roundings, the RDNA 2
+ * closed-form designs of rdna2_closed_lanes.c).  GCC's vector extensions;
+ * each user builds its entry points for AVX-512, AVX2 and plain x86-64
+ * (LANES_ENTRY) and the loader picks one.  Include from .c files only. */
+#ifndef TIEFUZZ_FP_LANES_H
+#define TIEFUZZ_FP_LANES_H
+
+#include <stdint.h>
+
+/* The helpers pass vectors by value; they are always inlined into an entry
+ * point, so the ABI GCC warns about is never used. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define LANES static inline __attribute__((always_inline))
+
+/* The builds for each instruction set, chosen at load time.  Static, with
+ * exported names calling them: clang 14 does not give a non-static
+ * target_clones function its plain name. */
+#define LANES_ENTRY static __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4l __attribute__((vector_size(32)));
+typedef uint64_t v4u __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+typedef uint32_t v4w __attribute__((vector_size(16)));
+
+#define SIGN_BIT INT64_MIN
+#define MANT ((((int64_t)1) << 52) - 1)
+#define TWO52 0x1p52
+
+/* A mask lane (-1 or 0) from a condition already a mask, as 0/1 bits. */
+LANES v4l bit(v4l mask) { return mask & 1; }
+LANES v4l pick(v4l mask, v4l yes, v4l no) { return (yes & mask) | (no & ~mask); }
+LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v4l)no); }
+#define ALL(x) ((v4l){x, x, x, x})
+#define ONE ((v4d){1.0, 1.0, 1.0, 1.0})
+#define ZERO_D ((v4d){0, 0, 0, 0})
+
+/* Unbiased exponent field of a double (either sign), as fp_dexp. */
+LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
+
+/* Exponent of the lowest set bit of a positive normal double, as fp_dlsb. */
+LANES v4l dlsb(v4d x)
+{
+    v4l m = (v4l)x & MANT;
+    v4l low = m & -m;
+    /* low (a power of two below 2^52) as a double, by the 2^52 trick; m = 0: bit 52. */
+    v4d as_double = (v4d)(low | 0x4330000000000000LL) - TWO52;
+    v4l tz = pick(m == 0, (v4l){52, 52, 52, 52}, dexp(as_double));
+    return dexp(x) - 52 + tz;
+}
+
+#endif

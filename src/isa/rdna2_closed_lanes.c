@@ -1,0 +1,287 @@
+/* The closed-form designs of rdna2_closed.c, four cases at a time.
+ *
+ * Same cases, bit for bit, as rdna2_closed_lane called on each: the same
+ * draws from each case's stream (three words an attempt, a fourth where the
+ * scalar design draws one), the same double arithmetic in the same order,
+ * with selects where it branches.  Each lane keeps its own stream; a lane
+ * whose design succeeded stops drawing while the others try again, and a
+ * lane that fails eight attempts is left where its stream stopped, for the
+ * caller's fallback.  tests/test_closed_lanes.c holds the two to each
+ * other on every class, format, form and forced sign.
+ *
+ * Why it is faster: a block's cases of one class share every constant
+ * (format, class, forced signs), so the branches of the scalar design
+ * become selects over four cases, and the random draws are four streams
+ * stepped together. */
+#include "../fp/fast.h"
+#include "../fp/lanes.h"
+#include "rdna2.h"
+
+/* The format of a, b, c and the result (f32 or f16), as constants. */
+typedef struct {
+    int p, emin, emax, bias, bits;
+} lane_format;
+
+/* Four cases' random streams, and which of them still draw. */
+typedef struct {
+    v4u s;
+    v4l live;
+} streams;
+
+/* gen_next in the lanes of mask (the others keep their state). */
+LANES v4u next(streams *st, v4l mask)
+{
+    st->s += (v4u)mask & 0x9e3779b97f4a7c15ull;
+    v4u z = st->s;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* rdna2_closed.c's field and flag: 16 bits at `at` scaled to [lo, hi]; one bit, as a mask. */
+LANES v4l field(v4u w, int at, v4l lo, v4l hi)
+{
+    return lo + (v4l)((((w >> at) & 0xffffu) * (v4u)(hi - lo + 1)) >> 16);
+}
+LANES v4l flag(v4u w, int at) { return -(v4l)((w >> at) & 1u); }
+LANES v4l max_l(v4l a, v4l b) { return pick(a > b, a, b); }
+LANES v4l min_l(v4l a, v4l b) { return pick(a < b, a, b); }
+
+/* fp_pow2 (the same bits for every k), and a small integer (|i| < 2^51) as a double. */
+LANES v4d pow2(v4l k) { return (v4d)((k + 1023) << 52); }
+LANES v4d to_double(v4l i) { return (v4d)(i + 0x4338000000000000LL) - 0x1.8p52; }
+LANES v4d dabs(v4d x) { return (v4d)((v4l)x & ~SIGN_BIT); }
+LANES v4d neg_where(v4l mask, v4d x) { return (v4d)((v4l)x ^ (mask & SIGN_BIT)); }
+
+/* fp_dfloor_to: |x| with the bits below 2^u cleared, by masking its encoding
+ * (the truncation of |x| / 2^u, times 2^u, where that is below 2^64). */
+LANES v4d floor_to(v4d ax, v4l u)
+{
+    v4l drop = u - (dexp(ax) - 52);  /* encoding bits below 2^u */
+    v4l shift = pick(drop < 0, ALL(0), pick(drop > 63, ALL(63), drop));  /* a shift in range */
+    v4l cleared = (v4l)ax & ~((ALL(1) << shift) - 1);
+    return (v4d)pick(drop <= 0, (v4l)ax, pick(drop > 52, ALL(0), cleared));
+}
+
+LANES v4l frac_mask(lane_format F) { return ALL(((int64_t)1 << (F.p - 1)) - 1); }
+LANES v4l unit_exp(lane_format F, v4l m) { return max_l(m, ALL(F.emin)) - (F.p - 1); }
+
+/* A normal value with leading-bit exponent e and significand m (hidden bit included). */
+LANES v4u value_bits(lane_format F, v4l sign, v4l e, v4u m)
+{
+    return (v4u)(bit(sign) << (F.bits - 1)) | (v4u)((e + F.bias) << (F.p - 1)) | (m & (v4u)frac_mask(F));
+}
+
+/* gen_double_bits for f32 and f16: y's encoding, and whether it is one. */
+LANES v4u double_bits(lane_format F, v4d y, v4l *ok)
+{
+    if (F.bits == 32) {
+        v4f x = __builtin_convertvector(y, v4f);
+        v4w w;
+        __builtin_memcpy(&w, &x, sizeof w);
+        *ok = (__builtin_convertvector(x, v4d) == y) & __builtin_convertvector((w & 0x7f800000u) != 0x7f800000u, v4l);
+        return __builtin_convertvector(w, v4u);
+    }
+    v4d ay = dabs(y);
+    v4l sign = ((v4l)y >> 63) & 1, e = dexp(ay);
+    v4l q = max_l(e, ALL(F.emin)) - (F.p - 1);
+    v4l sig = (v4l)(ay * pow2(-q) + TWO52) & MANT, hidden = ALL((int64_t)1 << (F.p - 1));
+    v4l normal = ((e + F.bias) << (F.p - 1)) | (sig - hidden);
+    v4l bits = (sign << (F.bits - 1)) | pick(sig < hidden, sig, normal);
+    *ok = (y == 0) | ((e <= F.emax) & (dlsb(ay) >= q));
+    return (v4u)pick(y == 0, sign << (F.bits - 1), bits);
+}
+
+typedef struct {
+    v4d x;     /* the exact product */
+    v4u a, b;  /* its factors' encodings */
+} products;
+
+/* rdna2_closed.c's pick_product, short_bits a mask. */
+LANES products pick_products(lane_format F, const int forced[3], v4l target, v4l short_bits, v4u d0, v4u d1,
+                             v4u d2)
+{
+    v4l ea = field(d1, 16, max_l(ALL(F.emin), target - F.emax), min_l(ALL(F.emax), target - F.emin));
+    v4l eb = target - ea;
+    v4l tza_short = F.p - field(d2, 0, ALL(1), ALL(F.p - 1));
+    v4l tza = pick(short_bits, tza_short, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(F.p - 1))));
+    v4l tzb = pick(short_bits, F.p - tza_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(F.p - 1))));
+    v4u hidden = (v4u)frac_mask(F) + 1;
+    v4u ma = (hidden | (d0 & (v4u)frac_mask(F))) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
+    v4u mb = (hidden | ((d0 >> 24) & (v4u)frac_mask(F))) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
+    v4l sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
+    v4l sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
+    v4d x = to_double((v4l)ma) * pow2(ea - F.p + 1) * (to_double((v4l)mb) * pow2(eb - F.p + 1));
+    return (products){neg_where(sa ^ sb, x), value_bits(F, sa, ea, ma), value_bits(F, sb, eb, mb)};
+}
+
+/* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
+ * sum is to have, by magnitude; *fail marks the lanes where none is made.
+ * The tie's fourth draw (a tie some binades up) comes from the live lanes
+ * that take that shape. */
+LANES v4d tie_values(lane_format F, v4d ax, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *fail)
+{
+    v4l msb = dexp(ax), u = unit_exp(F, msb);
+    v4d v = floor_to(ax, u) + pow2(u - 1) + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
+    *fail = ALL(0);
+    if (c == GEN_NEAR_TIE) {
+        v4l low = dlsb(ax);
+        v4l e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2 > 9 ? F.p - 2 : 9)));
+        v4d off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
+        return pickd(flag(d1, 48), v - off, v + off);
+    }
+    v4l shape = (v4l)((d0 >> 59) & 7);
+    /* Cancel the product's head (shapes 0-2). */
+    v4l top = dlsb(ax) + F.p;
+    v4d lo = ax - floor_to(ax, top);
+    v4d head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
+    /* A tie some binades above the product (shape 7). */
+    v4l up_shape = shape == 7;
+    v4l up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
+    v4u d3 = next(st, st->live & up_shape);
+    v4d up_tie = to_double((v4l)(((v4u)frac_mask(F) + 1) | (d3 & (v4u)frac_mask(F)))) * pow2(up) + pow2(up - 1);
+    *fail = (shape < 3) & (top < F.emin);
+    return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
+}
+
+/* The addend for product x, class c: its encoding; *ok where the format holds it. */
+LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *ok)
+{
+    v4l negative = x < 0, fail;
+    switch (c) {
+    case GEN_CANCEL: {
+        v4f y = __builtin_convertvector(-x, v4f);
+        v4w w;
+        __builtin_memcpy(&w, &y, sizeof w);
+        if (F.bits == 32) {
+            *ok = __builtin_convertvector((w & 0x7f800000u) != 0x7f800000u, v4l);
+            return __builtin_convertvector(w, v4u);
+        }
+        v4u h;
+        for (int i = 0; i < 4; i++)
+            h[i] = fp_fast_f32_to_f16(w[i]);  /* a product of halves is exact in f32 */
+        *ok = (v4l)((h & 0x7fffu) != 0x7c00u);
+        return h;
+    }
+    case GEN_OVERFLOW: {
+        v4l u = ALL(F.emax - F.p + 1);
+        v4u d3 = next(st, st->live);
+        v4d mid = pow2(ALL(F.emax + 1)) - pow2(u - 1);
+        v4d top_tie = to_double((v4l)(((v4u)frac_mask(F) + 1) | (d3 & (v4u)frac_mask(F)))) * pow2(u) + pow2(u - 1);
+        v4d v = pickd(flag(d1, 49), mid, top_tie);
+        v4u aimed = double_bits(F, pickd(negative, -v, v) - x, ok);
+        /* Where c cannot hold the difference: a c of the product's sign far below it. */
+        v4l e = max_l(ALL(F.emin), min_l(ALL(F.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
+        v4u below = value_bits(F, negative, e, d3 >> 24);
+        aimed = (v4u)pick(*ok, (v4l)aimed, (v4l)below);
+        *ok = ALL(-1);
+        return aimed;
+    }
+    case GEN_DOUBLE_ROUND: {
+        /* A tie for the product rounded to f32. */
+        v4d xr = __builtin_convertvector(__builtin_convertvector(x, v4f), v4d);
+        v4d v = tie_values(F, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
+        v4u bits = double_bits(F, pickd(xr < 0, -v, v) - xr, ok);
+        *ok &= ~fail;
+        return bits;
+    }
+    default: {
+        v4d v = tie_values(F, dabs(x), c, d0, d1, d2, st, &fail);
+        v4u bits = double_bits(F, pickd(negative, -v, v) - x, ok);
+        *ok &= ~fail;
+        return bits;
+    }
+    }
+}
+
+/* Four cases' designs (lanes not live untouched): rdna2_closed_lane's
+ * attempts, each lane stopping at its first success; st is left where
+ * each lane's stream stopped. */
+LANES void four(lane_format F, bool unfused, const int forced[3], gen_class c, int floor, streams *st,
+                v4u out[3], v4l *done)
+{
+    *done = ALL(0);
+    v4l lo = ALL(c == GEN_OVERFLOW ? F.emax - 1 : floor), hi = ALL(c == GEN_OVERFLOW ? F.emax : F.emax - 1);
+    /* The free factor that flips with c where abs forces c's sign (-1: none). */
+    int flip = forced[2] < 0 ? -1 : forced[0] < 0 ? 0 : forced[1] < 0 ? 1 : -1;
+    v4u sbit = (v4u)ALL((int64_t)1 << (F.bits - 1));
+    for (int attempt = 0; attempt < 8; attempt++) {
+        if (!(st->live[0] | st->live[1] | st->live[2] | st->live[3]))
+            break;
+        v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
+        v4l short_bits = c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
+        products pr = pick_products(F, forced, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+        v4l usable = st->live;
+        if (unfused) {
+            /* The sum starts from the product rounded to f32, flushed when subnormal. */
+            pr.x = __builtin_convertvector(__builtin_convertvector(pr.x, v4f), v4d);
+            usable &= ~(dabs(pr.x) < 0x1p-126);
+        }
+        /* Only the usable lanes draw an addend's fourth word. */
+        streams drawing = {st->s, usable};
+        v4l ok;
+        v4u cb = addends(F, pr.x, c, d0, d1, d2, &drawing, &ok);
+        st->s = drawing.s;
+        ok &= usable;
+        if (flip >= 0) {
+            /* -(a*b + c) has the same shape: negate c and the free factor. */
+            v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2]))) & sbit;
+            cb ^= w;
+            if (flip == 0)
+                pr.a ^= w;
+            else
+                pr.b ^= w;
+        }
+        out[0] = (v4u)pick(ok, (v4l)pr.a, (v4l)out[0]);
+        out[1] = (v4u)pick(ok, (v4l)pr.b, (v4l)out[1]);
+        out[2] = (v4u)pick(ok, (v4l)cb, (v4l)out[2]);
+        *done |= ok;
+        st->live &= ~ok;
+    }
+}
+
+LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_class c, int floor, gen_rng *rng,
+                        const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    for (size_t i = 0; i < n; i += 4) {
+        size_t m = n - i < 4 ? n - i : 4;
+        streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+        for (size_t k = 0; k < m; k++) {
+            st.s[k] = rng[which[i + k]].s;
+            st.live[k] = -1;
+        }
+        v4u out[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+        v4l done;
+        four(F, unfused, forced, c, floor, &st, out, &done);
+        for (size_t k = 0; k < m; k++) {
+            rng[which[i + k]].s = st.s[k];
+            for (int j = 0; j < 3; j++)
+                v[i + k][j] = out[j][k];
+            ok[i + k] = done[k] != 0;
+        }
+    }
+}
+
+static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
+
+LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, int floor, gen_rng *rng,
+                            const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    closed_lanes(F32, unfused, forced, c, floor, rng, which, n, v, ok);
+}
+
+LANES_ENTRY void closed_f16(bool unfused, const int forced[3], gen_class c, int floor, gen_rng *rng,
+                            const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    closed_lanes(F16, unfused, forced, c, floor, rng, which, n, v, ok);
+}
+
+void rdna2_closed_lanes(const fp_format *f, bool unfused, const int forced_sign[3], gen_class c, gen_rng *rng,
+                        const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    int floor = rdna2_product_floor(f, f, f, f);
+    if (f == &fp_f32)
+        closed_f32(unfused, forced_sign, c, floor, rng, which, n, v, ok);
+    else
+        closed_f16(unfused, forced_sign, c, floor, rng, which, n, v, ok);
+}
