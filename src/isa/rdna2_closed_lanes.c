@@ -3,10 +3,10 @@
  * Same cases, bit for bit, as rdna2_closed_lane called on each: the same
  * draws from each case's stream (three words an attempt, a fourth where the
  * scalar design draws one), the same double arithmetic in the same order,
- * with selects where it branches.  Each lane keeps its own stream; a lane
- * whose design succeeded stops drawing while the others try again, and a
- * lane that fails eight attempts is left where its stream stopped, for the
- * caller's fallback.  tests/test_closed_lanes.c holds the two to each
+ * with selects where it branches.  Each case keeps its own stream, so the
+ * cases still without a design after an attempt are packed four to a
+ * vector again for the next; a case that fails eight attempts is left
+ * where its stream stopped, for the caller's fallback.  tests/test_closed_lanes.c holds the two to each
  * other on every class, format, form and forced sign.
  *
  * Why it is faster: a block's cases of one class share every constant
@@ -16,6 +16,9 @@
 #include "../fp/fast.h"
 #include "../fp/lanes.h"
 #include "rdna2.h"
+
+/* Cases an entry point takes at once (rdna2_closed_lanes splits more). */
+#define CLOSED_LANES_MAX 256
 
 /* The format of a, b, c and the result (f32 or f16), as constants. */
 typedef struct {
@@ -194,71 +197,81 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
     }
 }
 
-/* Four cases' designs (lanes not live untouched): rdna2_closed_lane's
- * attempts, each lane stopping at its first success; st is left where
- * each lane's stream stopped. */
-LANES void four(lane_format F, bool unfused, const int forced[3], gen_class c, int floor, streams *st,
-                v4u out[3], v4l *done)
+/* One attempt of rdna2_closed_lane for the live lanes of four cases: where
+ * it succeeds, out[] gets a, b, c and *done the lane. */
+LANES void attempt(lane_format F, bool unfused, const int forced[3], gen_class c, int floor, streams *st,
+                   v4u out[3], v4l *done)
 {
-    *done = ALL(0);
     v4l lo = ALL(c == GEN_OVERFLOW ? F.emax - 1 : floor), hi = ALL(c == GEN_OVERFLOW ? F.emax : F.emax - 1);
     /* The free factor that flips with c where abs forces c's sign (-1: none). */
     int flip = forced[2] < 0 ? -1 : forced[0] < 0 ? 0 : forced[1] < 0 ? 1 : -1;
     v4u sbit = (v4u)ALL((int64_t)1 << (F.bits - 1));
-    for (int attempt = 0; attempt < 8; attempt++) {
-        if (!(st->live[0] | st->live[1] | st->live[2] | st->live[3]))
-            break;
-        v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
-        v4l short_bits = c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
-        products pr = pick_products(F, forced, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
-        v4l usable = st->live;
-        if (unfused) {
-            /* The sum starts from the product rounded to f32, flushed when subnormal. */
-            pr.x = __builtin_convertvector(__builtin_convertvector(pr.x, v4f), v4d);
-            usable &= ~(dabs(pr.x) < 0x1p-126);
-        }
-        /* Only the usable lanes draw an addend's fourth word. */
-        streams drawing = {st->s, usable};
-        v4l ok;
-        v4u cb = addends(F, pr.x, c, d0, d1, d2, &drawing, &ok);
-        st->s = drawing.s;
-        ok &= usable;
-        if (flip >= 0) {
-            /* -(a*b + c) has the same shape: negate c and the free factor. */
-            v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2]))) & sbit;
-            cb ^= w;
-            if (flip == 0)
-                pr.a ^= w;
-            else
-                pr.b ^= w;
-        }
-        out[0] = (v4u)pick(ok, (v4l)pr.a, (v4l)out[0]);
-        out[1] = (v4u)pick(ok, (v4l)pr.b, (v4l)out[1]);
-        out[2] = (v4u)pick(ok, (v4l)cb, (v4l)out[2]);
-        *done |= ok;
-        st->live &= ~ok;
+    v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
+    v4l short_bits = c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
+    products pr = pick_products(F, forced, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+    v4l usable = st->live;
+    if (unfused) {
+        /* The sum starts from the product rounded to f32, flushed when subnormal. */
+        pr.x = __builtin_convertvector(__builtin_convertvector(pr.x, v4f), v4d);
+        usable &= ~(dabs(pr.x) < 0x1p-126);
     }
+    /* Only the usable lanes draw an addend's fourth word. */
+    streams drawing = {st->s, usable};
+    v4l ok;
+    v4u cb = addends(F, pr.x, c, d0, d1, d2, &drawing, &ok);
+    st->s = drawing.s;
+    ok &= usable;
+    if (flip >= 0) {
+        /* -(a*b + c) has the same shape: negate c and the free factor. */
+        v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2]))) & sbit;
+        cb ^= w;
+        if (flip == 0)
+            pr.a ^= w;
+        else
+            pr.b ^= w;
+    }
+    out[0] = pr.a, out[1] = pr.b, out[2] = cb;
+    *done = ok;
 }
 
+/* Up to eight attempts per case, as rdna2_closed_lane makes them; each
+ * round packs the cases still without a design four to a vector (k: the
+ * case's position in which[] and v[]). */
 LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_class c, int floor, gen_rng *rng,
                         const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    for (size_t i = 0; i < n; i += 4) {
-        size_t m = n - i < 4 ? n - i : 4;
-        streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-        for (size_t k = 0; k < m; k++) {
-            st.s[k] = rng[which[i + k]].s;
-            st.live[k] = -1;
+    uint32_t todo[2][CLOSED_LANES_MAX];
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        ok[k] = false;
+        todo[0][m++] = (uint32_t)k;
+    }
+    for (int round = 0; round < 8 && m; round++) {
+        const uint32_t *now = todo[round & 1];
+        uint32_t *later = todo[~round & 1];
+        size_t left = 0;
+        for (size_t i = 0; i < m; i += 4) {
+            size_t lanes = m - i < 4 ? m - i : 4;
+            streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+            for (size_t j = 0; j < lanes; j++) {
+                st.s[j] = rng[which[now[i + j]]].s;
+                st.live[j] = -1;
+            }
+            v4u out[3];
+            v4l done;
+            attempt(F, unfused, forced, c, floor, &st, out, &done);
+            for (size_t j = 0; j < lanes; j++) {
+                uint32_t k = now[i + j];
+                rng[which[k]].s = st.s[j];
+                if (done[j]) {
+                    ok[k] = true;
+                    v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
+                } else {
+                    later[left++] = k;
+                }
+            }
         }
-        v4u out[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
-        v4l done;
-        four(F, unfused, forced, c, floor, &st, out, &done);
-        for (size_t k = 0; k < m; k++) {
-            rng[which[i + k]].s = st.s[k];
-            for (int j = 0; j < 3; j++)
-                v[i + k][j] = out[j][k];
-            ok[i + k] = done[k] != 0;
-        }
+        m = left;
     }
 }
 
@@ -280,8 +293,11 @@ void rdna2_closed_lanes(const fp_format *f, bool unfused, const int forced_sign[
                         const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
     int floor = rdna2_product_floor(f, f, f, f);
-    if (f == &fp_f32)
-        closed_f32(unfused, forced_sign, c, floor, rng, which, n, v, ok);
-    else
-        closed_f16(unfused, forced_sign, c, floor, rng, which, n, v, ok);
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (f == &fp_f32)
+            closed_f32(unfused, forced_sign, c, floor, rng, which + first, m, v + first, ok + first);
+        else
+            closed_f16(unfused, forced_sign, c, floor, rng, which + first, m, v + first, ok + first);
+    }
 }

@@ -718,30 +718,30 @@ static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *
 static void construct_block(const isa_instance *in, const lane_spec *s, const gen_class *c, gen_rng *r, size_t n,
                             uint32_t *words, bool *reachable)
 {
-    static const gen_class closed[] = {GEN_TIE, GEN_NEAR_TIE, GEN_DOUBLE_ROUND, GEN_OVERFLOW, GEN_CANCEL};
     const isa_op *op = in->op;
-    bool done[CLOSED_BLOCK], designed[CLOSED_BLOCK] = {false};
+    int lanes = lanes_of(op);
+    /* The classes this lane builds in closed form; bucket[c] their cases. */
+    bool closed[GEN_CLASS_COUNT];
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        closed[k] = rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, (gen_class)k);
+    uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
+    uint8_t state[CLOSED_BLOCK];  /* 0: to design, 1: done (random), 2: designed in closed form */
     uint64_t v[CLOSED_BLOCK][2][3];
-    uint32_t which[CLOSED_BLOCK];
     for (size_t i = 0; i < n; i++) {
-        done[i] = prefill(in, c[i], &r[i], words + i * op->n_in);
         reachable[i] = true;
+        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in);
+        if (!state[i] && closed[c[i]]) {
+            bucket[c[i]][count[c[i]]++] = (uint32_t)i;
+            state[i] = 2;
+        }
     }
-    for (size_t k = 0; k < sizeof closed / sizeof closed[0]; k++) {
-        if (!rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, closed[k]))
-            continue;
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!done[i] && c[i] == closed[k])
-                which[m++] = (uint32_t)i;
-        closed_designs(s, closed[k], lanes_of(op), r, which, m, v);
-        for (size_t j = 0; j < m; j++)
-            designed[which[j]] = true;
-    }
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        if (count[k])
+            closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], v);
     for (size_t i = 0; i < n; i++) {
-        if (done[i])
+        if (state[i] == 1)
             continue;
-        for (int lane = 0; lane < lanes_of(op) && !designed[i]; lane++)
+        for (int lane = 0; lane < lanes && state[i] == 0; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
         place(in, s, &r[i], v[i], words + i * op->n_in);
     }
