@@ -391,28 +391,99 @@ static int audit_failed(eng_op_report *r, const char *why)
     return EXIT_INTERNAL;
 }
 
+/* What an op's cases are run as: the template and how its controls vary;
+ * at: the first case of the batch being made (read by the prefetcher). */
+typedef struct {
+    const isa_instance *tmpl;
+    const eng_cover *cov;
+    bool fixed_ctrl, fixed_k;
+    atomic_uint_least64_t at;
+} op_schedule;
+
 /* The instance of the cases from `next` on, and where they end: a row of
- * the covering schedule for the first cases, else the block's. */
-static uint64_t batch_instance(const run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov,
-                               bool fixed_ctrl, bool fixed_k, uint64_t next, isa_instance *in)
+ * the covering schedule for the first cases (its number in *row), else the
+ * block's (*row -1). */
+static uint64_t instance_at(const run_state *s, const op_schedule *sch, uint64_t next, isa_instance *in, int *row)
 {
-    const eng_options *o = s->o;
-    int row = eng_cover_row(cov, next);
+    const isa_instance *tmpl = sch->tmpl;
+    *row = eng_cover_row(sch->cov, next);
     uint64_t block = next / ENG_BLOCK;
-    eng_block_instance(tmpl, fixed_ctrl, fixed_k, o->seed, row >= 0 ? 0 : block, s->classes, s->n_classes, in);
-    if (row < 0)
+    eng_block_instance(tmpl, sch->fixed_ctrl, sch->fixed_k, s->o->seed, *row >= 0 ? 0 : block, s->classes,
+                       s->n_classes, in);
+    if (*row < 0)
         return (block + 1) * ENG_BLOCK;
     const isa_literal *lit = tmpl->op->literal;
     for (int c = 0; c < CTRL_COUNT; c++)
         if (!lit || c != (int)lit->ctrl)  /* K as block 0 draws it */
-            in->ctrl[c] = cov->ctrl[row][c];
-    r->cover_rows[row / 64] |= 1ull << (row % 64);
-    return (uint64_t)(row + 1) * cov->segment;
+            in->ctrl[c] = sch->cov->ctrl[*row][c];
+    return (uint64_t)(*row + 1) * sch->cov->segment;
 }
 
-static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
-                  bool fixed_k, double deadline, slot slots[2], uint8_t *bad)
+/* instance_at for a batch: the report notes the covering row it runs. */
+static uint64_t batch_instance(const run_state *s, eng_op_report *r, const op_schedule *sch, uint64_t next,
+                               isa_instance *in)
 {
+    int row;
+    uint64_t end = instance_at(s, sch, next, in, &row);
+    if (row >= 0)
+        r->cover_rows[row / 64] |= 1ull << (row % 64);
+    return end;
+}
+
+/* Pipelines built ahead, on threads of their own (one a core, at most
+ * PREFETCH_THREADS), for the instances of the schedule up to PREFETCH_AHEAD
+ * cases past the batch being made: the covering rows change the instance
+ * every few thousand cases, and on the main thread each build (the module,
+ * its validation, the driver's compile) held the campaign up while a core
+ * stood idle (a quarter to a third of a 2M-case run's time).  The threads
+ * stop at the op's end, or at `stop`.  Which thread builds what changes
+ * nothing but when: the cases and their instances are the schedule's. */
+#define PREFETCH_AHEAD (2 * (uint64_t)ENG_BLOCK)
+#define PREFETCH_THREADS 4
+typedef struct {
+    const run_state *s;
+    op_schedule *sch;
+    uint64_t total;
+    atomic_bool stop;
+    pthread_mutex_t lock;  /* next, shared by the threads */
+    uint64_t next;         /* the first case of the next segment to build for */
+} prefetcher;
+
+/* The next segment's instance for a thread to build; false when none is left. */
+static bool next_segment(prefetcher *p, isa_instance *in)
+{
+    for (;;) {
+        if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+            return false;
+        pthread_mutex_lock(&p->lock);
+        uint64_t at = p->next;
+        bool ahead = at > atomic_load_explicit(&p->sch->at, memory_order_relaxed) + PREFETCH_AHEAD;
+        if (at < p->total && !ahead) {
+            int row;
+            p->next = eng_next_owned(p->s->o, instance_at(p->s, p->sch, at, in, &row));
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (at >= p->total)
+            return false;
+        if (!ahead)
+            return true;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);  /* far enough ahead: wait for the batches */
+    }
+}
+
+static void *prefetch_pipelines(void *arg)
+{
+    prefetcher *p = arg;
+    isa_instance in;
+    while (next_segment(p, &in))
+        eng_exec_prefetch(p->s->exec, &in);
+    return NULL;
+}
+
+static int run_batches(run_state *s, eng_op_report *r, op_schedule *sch, double deadline, slot slots[2],
+                       uint8_t *bad)
+{
+    const isa_instance *tmpl = sch->tmpl;
     const eng_options *o = s->o;
     bool time_bound = o->cases == 0;
     uint64_t total = time_bound ? UINT64_MAX : o->cases;
@@ -427,7 +498,8 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, cons
         next = eng_next_owned(o, next);
         bool more = next < total && !interrupted && !(time_bound && eng_now() >= deadline);
         if (more) {
-            uint64_t end = batch_instance(s, r, tmpl, cov, fixed_ctrl, fixed_k, next, &sl->in);
+            atomic_store_explicit(&sch->at, next, memory_order_relaxed);
+            uint64_t end = batch_instance(s, r, sch, next, &sl->in);
             if (o->n_jobs > 1 && end > (next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
                 end = (next / ENG_CHUNK + 1) * ENG_CHUNK;
             if (end > total)
@@ -500,6 +572,31 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, cons
     if (tty)
         fprintf(stderr, "\r\033[K");
     return EXIT_AGREE;
+}
+
+/* One op's campaign: its batches, with the pipelines they will need built
+ * ahead where a core is free. */
+static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
+                  bool fixed_k, double deadline, slot slots[2], uint8_t *bad)
+{
+    op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k, 0};
+    prefetcher p = {.s = s, .sch = &sch, .total = s->o->cases ? s->o->cases : UINT64_MAX,
+                    .next = eng_next_owned(s->o, 0)};
+    atomic_init(&p.stop, false);
+    pthread_mutex_init(&p.lock, NULL);
+    /* Up to one thread a core: the builds overlap each other and the batches. */
+    unsigned n = s->o->threads < PREFETCH_THREADS ? s->o->threads : PREFETCH_THREADS;
+    pthread_t thread[PREFETCH_THREADS];
+    bool started[PREFETCH_THREADS] = {false};
+    for (unsigned k = 0; k < n; k++)
+        started[k] = pthread_create(&thread[k], NULL, prefetch_pipelines, &p) == 0;
+    int rc = run_batches(s, r, &sch, deadline, slots, bad);
+    atomic_store(&p.stop, true);
+    for (unsigned k = 0; k < n; k++)
+        if (started[k])
+            pthread_join(thread[k], NULL);
+    pthread_mutex_destroy(&p.lock);
+    return rc;
 }
 
 /* What a run holds from set-up to teardown (NULL / 0 where not yet made). */

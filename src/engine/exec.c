@@ -1,4 +1,12 @@
-/* Module and pipeline caches, and small synchronous runs. */
+/* Module and pipeline caches, and small synchronous runs.
+ *
+ * The caches take one helper thread beside the caller's (eng_exec_prefetch):
+ * a lock guards the entry list, each entry is allocated on its own so that
+ * a pointer to it stays valid, and an entry the helper is building is
+ * marked; the caller waits for it rather than building it twice.  The
+ * helper builds outside the lock, so a caller asking for another entry
+ * does not wait. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +22,7 @@ typedef struct {
     bool user_error;      /* the translator's fault, not tiefuzz's */
     struct { uint32_t k; vkr_pipeline *pipeline; } pipes[8];
     unsigned n_pipes;
+    bool building;        /* eng_exec_prefetch is building its module or a pipeline */
 } module_entry;
 
 struct eng_exec {
@@ -24,7 +33,9 @@ struct eng_exec {
     eng_translator *translator;  /* --translator: a module per setting from it */
     const char *user_error;      /* the last pipeline failure, when the translator's */
     vkr_batch *batch;
-    module_entry *modules;
+    pthread_mutex_t lock;        /* the entry list and every entry's fields */
+    pthread_cond_t built;        /* an entry's building flag went down */
+    module_entry **modules;
     unsigned n_modules, cap_modules;
 };
 
@@ -32,6 +43,8 @@ eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_pa
                           size_t errn)
 {
     eng_exec *x = calloc(1, sizeof *x);
+    pthread_mutex_init(&x->lock, NULL);
+    pthread_cond_init(&x->built, NULL);
     x->dev = dev;
     x->lowering = l;
     if (shader_path) {
@@ -53,17 +66,21 @@ eng_exec *eng_exec_create(vkd_device *dev, isa_lowering l, const char *shader_pa
 
 void eng_exec_flush(eng_exec *x)
 {
+    pthread_mutex_lock(&x->lock);
     for (unsigned i = 0; i < x->n_modules; i++) {
-        for (unsigned j = 0; j < x->modules[i].n_pipes; j++)
-            vkr_pipeline_destroy(x->dev, x->modules[i].pipes[j].pipeline);
-        if (x->modules[i].have_module && !x->user)
-            eng_module_free(&x->modules[i].module);
-        free(x->modules[i].error);
+        module_entry *m = x->modules[i];
+        for (unsigned j = 0; j < m->n_pipes; j++)
+            vkr_pipeline_destroy(x->dev, m->pipes[j].pipeline);
+        if (m->have_module && !x->user)
+            eng_module_free(&m->module);
+        free(m->error);
+        free(m);
     }
     free(x->modules);
     x->modules = NULL;
     x->n_modules = x->cap_modules = 0;
     x->user_error = NULL;
+    pthread_mutex_unlock(&x->lock);
 }
 
 void eng_exec_destroy(eng_exec *x)
@@ -75,6 +92,8 @@ void eng_exec_destroy(eng_exec *x)
         eng_module_free(&x->user_module);
     eng_translator_destroy(x->translator);
     vkr_batch_destroy(x->dev, x->batch);
+    pthread_cond_destroy(&x->built);
+    pthread_mutex_destroy(&x->lock);
     free(x);
 }
 
@@ -150,18 +169,47 @@ eng_dispatch_shape eng_dispatch_shape_of(const eng_module *m, const isa_instance
     return s;
 }
 
-static module_entry *find_module(eng_exec *x, const isa_instance *in)
+/* The entry for an instance, or NULL; under the lock. */
+static module_entry *lookup(eng_exec *x, const isa_instance *in)
 {
     for (unsigned i = 0; i < x->n_modules; i++)
-        if (same_module(x, &x->modules[i].in, in))
-            return &x->modules[i];
+        if (same_module(x, &x->modules[i]->in, in))
+            return x->modules[i];
+    return NULL;
+}
+
+/* A new entry for an instance, its module not built (NULL: out of memory); under the lock. */
+static module_entry *add_entry(eng_exec *x, const isa_instance *in)
+{
     if (x->n_modules == x->cap_modules) {
-        x->cap_modules = x->cap_modules ? x->cap_modules * 2 : 16;
-        x->modules = realloc(x->modules, x->cap_modules * sizeof *x->modules);
+        unsigned cap = x->cap_modules ? x->cap_modules * 2 : 16;
+        module_entry **grown = realloc(x->modules, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        x->modules = grown;
+        x->cap_modules = cap;
     }
-    module_entry *m = &x->modules[x->n_modules++];
-    memset(m, 0, sizeof *m);
+    module_entry *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
     m->in = *in;
+    x->modules[x->n_modules++] = m;
+    return m;
+}
+
+/* The entry for an instance, its module built (or why not); under the
+ * lock, waiting for one the prefetch is building.  NULL: out of memory. */
+static module_entry *find_module(eng_exec *x, const isa_instance *in)
+{
+    module_entry *m = lookup(x, in);
+    if (m) {
+        while (m->building)
+            pthread_cond_wait(&x->built, &x->lock);
+        return m;
+    }
+    m = add_entry(x, in);
+    if (!m)
+        return NULL;
     if (x->user) {
         m->module = x->user_module;
         m->have_module = true;
@@ -173,14 +221,64 @@ static module_entry *find_module(eng_exec *x, const isa_instance *in)
     return m;
 }
 
-vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn)
+/* The entry's pipeline for an instance (its literal as the specialization constant). */
+static vkr_pipeline *create_pipeline(eng_exec *x, const module_entry *m, const isa_instance *in, char *err, size_t errn)
+{
+    eng_dispatch_shape shape = eng_dispatch_shape_of(&m->module, in);
+    return vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, shape.spec, shape.n_spec,
+                               m->module.local_size, shape.per_tuple, err, errn);
+}
+
+static bool has_pipeline(const module_entry *m, uint32_t k)
+{
+    for (unsigned i = 0; i < m->n_pipes; i++)
+        if (m->pipes[i].k == k)
+            return true;
+    return false;
+}
+
+void eng_exec_prefetch(eng_exec *x, const isa_instance *in)
+{
+    if (x->user || x->translator)
+        return;  /* a translator's work (and its messages) only when a batch asks */
+    uint32_t k = isa_literal_value(in);
+    pthread_mutex_lock(&x->lock);
+    module_entry *m = lookup(x, in);
+    bool fresh = !m;
+    if (fresh)
+        m = add_entry(x, in);
+    else if (m->building || !m->have_module || has_pipeline(m, k) || m->n_pipes == 8)
+        m = NULL;  /* nothing to do, or a slot only the caller may evict */
+    if (m)
+        m->building = true;
+    pthread_mutex_unlock(&x->lock);
+    if (!m)
+        return;
+    /* Outside the lock: nobody else touches an entry marked building. */
+    if (fresh)
+        build_builtin(x, m);
+    vkr_pipeline *p = NULL;
+    if (m->have_module) {
+        char err[512];
+        p = create_pipeline(x, m, in, err, sizeof err);  /* a failure: the caller meets it again and reports it */
+    }
+    pthread_mutex_lock(&x->lock);
+    if (p)
+        m->pipes[m->n_pipes++] = (__typeof__(m->pipes[0])){k, p};
+    m->building = false;
+    pthread_cond_broadcast(&x->built);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static vkr_pipeline *pipeline_locked(eng_exec *x, const isa_instance *in, const char **declared, char *err,
+                                     size_t errn)
 {
     module_entry *m = find_module(x, in);
     x->user_error = NULL;
-    if (!m->have_module) {
-        const char *why = m->error ? m->error : "out of memory";
+    if (!m || !m->have_module) {
+        const char *why = m && m->error ? m->error : "out of memory";
         snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
-        x->user_error = m->user_error ? m->error : NULL;
+        x->user_error = m && m->user_error ? m->error : NULL;
         return NULL;
     }
     if (declared)
@@ -198,9 +296,7 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
         vkd_wait_idle(x->dev);
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }
-    eng_dispatch_shape shape = eng_dispatch_shape_of(&m->module, in);
-    vkr_pipeline *p = vkr_pipeline_create(x->dev, x->batch, m->module.spv.words, m->module.spv.count, shape.spec,
-                                          shape.n_spec, m->module.local_size, shape.per_tuple, err, errn);
+    vkr_pipeline *p = create_pipeline(x, m, in, err, errn);
     m->pipes[slot].k = k;
     m->pipes[slot].pipeline = p;
     if (!p)  /* do not keep a failed slot: the last entry takes its place (cutting the list there leaked those above) */
@@ -208,12 +304,22 @@ vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char 
     return p;
 }
 
+vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn)
+{
+    pthread_mutex_lock(&x->lock);
+    vkr_pipeline *p = pipeline_locked(x, in, declared, err, errn);
+    pthread_mutex_unlock(&x->lock);
+    return p;
+}
+
 const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispatch_shape *shape, char *err,
                                   size_t errn)
 {
+    pthread_mutex_lock(&x->lock);
     module_entry *m = find_module(x, in);
-    if (!m->have_module) {
-        const char *why = m->error ? m->error : "out of memory";
+    pthread_mutex_unlock(&x->lock);
+    if (!m || !m->have_module) {
+        const char *why = m && m->error ? m->error : "out of memory";
         snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
         return NULL;
     }

@@ -20,6 +20,11 @@ void eng_exec_destroy(eng_exec *x);
 /* The pipeline for an instance (NULL with a message in err); declared gets
  * the float controls the module declares. */
 vkr_pipeline *eng_exec_pipeline(eng_exec *x, const isa_instance *in, const char **declared, char *err, size_t errn);
+/* Build the pipeline an instance will need, from a helper thread while the
+ * caller goes on (from any number of threads; built-in modules only: a
+ * translator is asked only when a batch needs it).  Never evicts; a
+ * failure is left for eng_exec_pipeline to meet and report. */
+void eng_exec_prefetch(eng_exec *x, const isa_instance *in);
 /* Run n tuples (n <= capacity) and copy the outputs.  0, or -1 with err:
  * err_is_device tells a device failure (exit 3) from a build failure. */
 int eng_exec_run(eng_exec *x, const isa_instance *in, const uint32_t *words, unsigned n, uint32_t *out, char *err,
