@@ -2,7 +2,7 @@
 # The fuzz targets: the replay builds (any compiler) over the seed corpora,
 # and, where clang is installed, a libFuzzer build under AddressSanitizer and
 # UndefinedBehaviorSanitizer: fuzz_formats runs for 20 seconds, fuzz_diff
-# over its seeds.
+# over its seeds; and the clang build must make the cases this one makes.
 # Usage: fuzz.sh SOURCE_DIR BUILD_DIR
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$1" && pwd)
@@ -41,6 +41,16 @@ if command -v clang >/dev/null 2>&1; then
                 echo "crash inputs: $(ls "$BUILD/fuzz-crashes" 2>/dev/null | tr '\n' ' ')"
                 bad "fuzz_formats crashed under ASan/UBSan"; }
         grep -E "^#[0-9]+.*(DONE|pulse)" "$tmp/formats.log" | tail -1
+        # One seed makes one set of cases whatever the compiler: no expression holds two draws whose
+        # order C leaves to the compiler (arguments of one call, operands of | or of =); GCC and clang
+        # once made different cases.  The cases of every op, this build's against the clang one's.
+        if ninja -C "$FB" tests/gen_count >"$tmp/gen_count.log" 2>&1; then
+            ops=$("$BUILD/src/tiefuzz" ops | awk '/^(rdna2|maxwell|mma)\./ {print $1}')
+            mine=$("$BUILD/tests/gen_count" 16384 $ops) clangs=$("$FB/tests/gen_count" 16384 $ops)
+            [ -n "$mine" ] && [ "$mine" = "$clangs" ] && ok || bad "the clang build made other cases ($clangs, not $mine)"
+        else
+            tail -20 "$tmp/gen_count.log"; bad "gen_count in the clang build"
+        fi
         # The Vulkan driver's own allocations outlive the target: leak checks there are the driver's business.
         ASAN_OPTIONS=detect_leaks=0 "$FB/fuzz/fuzz_diff" -runs=0 -artifact_prefix="$tmp/" "$SRC/corpus/fuzz/diff" >"$tmp/diff.log" 2>&1 \
             && ok || { tail -20 "$tmp/diff.log"; bad "fuzz_diff over its seeds under ASan/UBSan"; }

@@ -232,9 +232,12 @@ static bool iadd3_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
     if (!can1 && !can2)
         return false;
     unsigned aim = can1 && can2 ? 1 + (unsigned)gen_below(r, 3) : can1 ? 1 : 2;  /* bit 0: first add, 1: second */
-    if (x.x)
-        w[3] = (w[3] & ~(uint32_t)(CC_CF | CC_OF)) | (aim & 1 || gen_coin(r) ? CC_OF : 0) |
-               (aim & 2 || gen_coin(r) ? CC_CF : 0);
+    if (x.x) {
+        /* Draws as statements (the order of operands is the compiler's; this is GCC's). */
+        uint32_t of = aim & 1 || gen_coin(r) ? CC_OF : 0;
+        uint32_t cf = aim & 2 || gen_coin(r) ? CC_CF : 0;
+        w[3] = (w[3] & ~(uint32_t)(CC_CF | CC_OF)) | of | cf;
+    }
     uint32_t cin1 = x.x ? (w[3] >> 3) & 1 : (x.nega || x.negb);
     if ((aim & 1) && !aim_first(&x, w, 0xffffffffu, 1, false, 0, r))
         aim &= ~1u;
@@ -388,9 +391,11 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
                 w[i] = set_half(w[i], p != 1, sign_half(r));
             }
             return true;
-        case GEN_ZERO_HALF:
-            w[gen_below(r, 3)] = zero_one_half(r);
+        case GEN_ZERO_HALF: {
+            unsigned i = gen_below(r, 3);  /* the word, then its value: as statements (GCC's order) */
+            w[i] = zero_one_half(r);
             return true;
+        }
         case GEN_MERGE:
             return false;
         default: {
@@ -422,11 +427,16 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
         int b_index = form == MAXWELL_IMUL_IMM16 ? -1 : 1;
         int c_index = form == MAXWELL_IMUL_IMM16 ? 1 : 2;
         switch (cls) {
-        case GEN_SIGN:
-            w[0] = set_half(w[0], gen_coin(r), sign_half(r));
-            if (b_index > 0)
-                w[1] = set_half(w[1], gen_coin(r), sign_half(r));
+        case GEN_SIGN: {
+            /* The value before the half it goes to (arguments' order was the compiler's; this is GCC's). */
+            uint32_t h = sign_half(r);
+            w[0] = set_half(w[0], gen_coin(r), h);
+            if (b_index > 0) {
+                h = sign_half(r);
+                w[1] = set_half(w[1], gen_coin(r), h);
+            }
             return true;
+        }
         case GEN_ZERO_HALF:
             w[0] = zero_one_half(r);
             return true;

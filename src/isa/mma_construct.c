@@ -16,7 +16,8 @@ static uint32_t bottom_element(mma_type t, gen_rng *r)
 {
     /* An exponent field of 0..3: subnormals and the smallest normals. */
     unsigned fb = ab_fmt_of(t).fb, width = mma_format(t)->bits + mma_ignored_bits(t);
-    uint32_t v = ((uint32_t)gen_next(r) & ((1u << fb) - 1)) | gen_below(r, 4) << fb;
+    uint32_t frac = (uint32_t)gen_next(r) & ((1u << fb) - 1);  /* draws as statements (gen_near_subnormal) */
+    uint32_t v = frac | gen_below(r, 4) << fb;
     return gen_coin(r) ? v | 1u << (width - 1) : v;
 }
 
@@ -267,8 +268,10 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
             /* x plus half a unit of x at f16 precision: an f16 tie (RNE-FP16 outputs) */
             a[n] = x, b[n++] = one;
             a[n] = encode(row->ab, s, e - 11, 0), b[n++] = one;
-            if (c == GEN_NEAR_TIE)
-                a[n] = encode(row->ab, gen_coin(r), e - 11 - gen_range(r, 7, 10), 0), b[n++] = one;
+            if (c == GEN_NEAR_TIE) {
+                int below = gen_range(r, 7, 10);  /* before the sign: draws as statements (gen_near_subnormal) */
+                a[n] = encode(row->ab, gen_coin(r), e - 11 - below, 0), b[n++] = one;
+            }
         } else if (c == GEN_TRUNCATION) {
             /* 2^e and a term just past the grid 2^(e - F): its lowest bit falls below */
             int k = gen_range(r, 0, 2);
@@ -277,7 +280,8 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
         } else if (c == GEN_CANCEL) {
             a[n] = x, b[n++] = one;
             a[n] = x ^ (1u << (f.eb + f.fb)), b[n++] = one;
-            a[n] = encode(row->ab, gen_coin(r), e - gen_range(r, 4, 12), 0), b[n++] = one;
+            int below = gen_range(r, 4, 12);  /* before the sign */
+            a[n] = encode(row->ab, gen_coin(r), e - below, 0), b[n++] = one;
         } else {
             return false;
         }

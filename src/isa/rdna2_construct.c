@@ -231,9 +231,14 @@ static bool subnormal_operands(const lane_spec *s, gen_rng *r, uint64_t v[3])
     int sure = gen_below(r, 3);
     if (sure == s->fixed)
         sure = (sure + 1) % 3;
-    for (int i = 0; i < 3; i++)
-        v[i] = i == sure || gen_coin(r) ? gen_near_subnormal(s->fmt[i], r)
-                                        : gen_value_with_exp(s->fmt[i], r, sign_for(s, i, r), gen_range(r, -4, 4), 0);
+    for (int i = 0; i < 3; i++) {
+        if (i == sure || gen_coin(r)) {
+            v[i] = gen_near_subnormal(s->fmt[i], r);
+            continue;
+        }
+        int e = gen_range(r, -4, 4);  /* before the sign (see gen_near_subnormal) */
+        v[i] = gen_value_with_exp(s->fmt[i], r, sign_for(s, i, r), e, 0);
+    }
     if (s->fixed >= 0)
         v[s->fixed] = s->fixed_bits;
     return true;
@@ -257,7 +262,8 @@ static bool overflow_by_magnitude(const lane_spec *s, fp_value x, gen_rng *r, ui
         return true;
     }
     if (fc->emax >= top) {
-        v[2] = gen_value_with_exp(fc, r, sign_for(s, 2, r), gen_range(r, top, fc->emax < top + 1 ? fc->emax : top + 1), 0);
+        int e = gen_range(r, top, fc->emax < top + 1 ? fc->emax : top + 1);  /* before the sign */
+        v[2] = gen_value_with_exp(fc, r, sign_for(s, 2, r), e, 0);
         return true;
     }
     return false;
@@ -314,7 +320,8 @@ static bool design_subnormal_sum(const lane_spec *s, gen_rng *r, uint64_t v[3])
             return false;
         lo = fp_msb(k) - 125 > lo ? fp_msb(k) - 125 : lo;  /* a = p / K stays normal */
         v[1] = s->fixed_bits;
-        v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), gen_range(r, lo, hi) - fp_msb(k), 0);
+        int e = gen_range(r, lo, hi) - fp_msb(k);  /* before the sign */
+        v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), e, 0);
     } else {
         pick_product(s, gen_range(r, lo, hi), 0, r, &v[0], &v[1]);
     }

@@ -399,10 +399,16 @@ uint32_t isa_literal_draw(const isa_op *op, gen_class c, gen_rng *r)
     case GEN_RANDOM: return (uint32_t)gen_next(r);
     case GEN_SPECIAL: return (uint32_t)gen_special(f, r);
     case GEN_SUBNORMAL: return (uint32_t)gen_near_subnormal(f, r);
-    case GEN_OVERFLOW: return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), gen_range(r, f->emax - 7, f->emax), 0);
-    default:
-        return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), gen_range(r, -20, 20),
-                                            gen_below(r, 2) ? 0 : gen_range(r, 0, (int)f->precision - 1));
+    case GEN_OVERFLOW: {
+        /* Draws as statements, last argument first (see gen_near_subnormal). */
+        int e = gen_range(r, f->emax - 7, f->emax);
+        return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), e, 0);
+    }
+    default: {
+        int trailing_zeros = gen_below(r, 2) ? 0 : gen_range(r, 0, (int)f->precision - 1);
+        int e = gen_range(r, -20, 20);
+        return (uint32_t)gen_value_with_exp(f, r, gen_coin(r), e, trailing_zeros);
+    }
     }
 }
 
