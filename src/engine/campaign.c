@@ -391,13 +391,11 @@ static int audit_failed(eng_op_report *r, const char *why)
     return EXIT_INTERNAL;
 }
 
-/* What an op's cases are run as: the template and how its controls vary;
- * at: the first case of the batch being made (read by the prefetcher). */
+/* What an op's cases are run as: the template and how its controls vary. */
 typedef struct {
     const isa_instance *tmpl;
     const eng_cover *cov;
     bool fixed_ctrl, fixed_k;
-    atomic_uint_least64_t at;
 } op_schedule;
 
 /* The instance of the cases from `next` on, and where they end: a row of
@@ -436,39 +434,35 @@ static uint64_t batch_instance(const run_state *s, eng_op_report *r, const op_sc
  * every few thousand cases, and on the main thread each build (the module,
  * its validation, the driver's compile) held the campaign up while a core
  * stood idle (a quarter to a third of a 2M-case run's time).  The threads
- * stop at the op's end, or at `stop`.  Which thread builds what changes
+ * wait on the batches when that far ahead, and stop at the op's end.  Which thread builds what changes
  * nothing but when: the cases and their instances are the schedule's. */
 #define PREFETCH_AHEAD (2 * (uint64_t)ENG_BLOCK)
 #define PREFETCH_THREADS 4
 typedef struct {
     const run_state *s;
-    op_schedule *sch;
+    const op_schedule *sch;
     uint64_t total;
-    atomic_bool stop;
-    pthread_mutex_t lock;  /* next, shared by the threads */
+    pthread_mutex_t lock;  /* the fields below */
+    pthread_cond_t moved;  /* at or stop changed */
     uint64_t next;         /* the first case of the next segment to build for */
+    uint64_t at;           /* the first case of the batch being made */
+    bool stop;
 } prefetcher;
 
-/* The next segment's instance for a thread to build; false when none is left. */
+/* The next segment's instance for a thread to build, waiting while it is
+ * more than PREFETCH_AHEAD past the batches; false when none is left. */
 static bool next_segment(prefetcher *p, isa_instance *in)
 {
-    for (;;) {
-        if (atomic_load_explicit(&p->stop, memory_order_relaxed))
-            return false;
-        pthread_mutex_lock(&p->lock);
-        uint64_t at = p->next;
-        bool ahead = at > atomic_load_explicit(&p->sch->at, memory_order_relaxed) + PREFETCH_AHEAD;
-        if (at < p->total && !ahead) {
-            int row;
-            p->next = eng_next_owned(p->s->o, instance_at(p->s, p->sch, at, in, &row));
-        }
-        pthread_mutex_unlock(&p->lock);
-        if (at >= p->total)
-            return false;
-        if (!ahead)
-            return true;
-        nanosleep(&(struct timespec){0, 1000000}, NULL);  /* far enough ahead: wait for the batches */
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop && p->next < p->total && p->next > p->at + PREFETCH_AHEAD)
+        pthread_cond_wait(&p->moved, &p->lock);
+    bool some = !p->stop && p->next < p->total;
+    if (some) {
+        int row;
+        p->next = eng_next_owned(p->s->o, instance_at(p->s, p->sch, p->next, in, &row));
     }
+    pthread_mutex_unlock(&p->lock);
+    return some;
 }
 
 static void *prefetch_pipelines(void *arg)
@@ -480,9 +474,20 @@ static void *prefetch_pipelines(void *arg)
     return NULL;
 }
 
-static int run_batches(run_state *s, eng_op_report *r, op_schedule *sch, double deadline, slot slots[2],
+/* The batches have reached case `at` (stop: they are over). */
+static void prefetch_follow(prefetcher *p, uint64_t at, bool stop)
+{
+    pthread_mutex_lock(&p->lock);
+    p->at = at;
+    p->stop |= stop;
+    pthread_cond_broadcast(&p->moved);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double deadline, slot slots[2],
                        uint8_t *bad)
 {
+    const op_schedule *sch = ahead->sch;
     const isa_instance *tmpl = sch->tmpl;
     const eng_options *o = s->o;
     bool time_bound = o->cases == 0;
@@ -498,7 +503,7 @@ static int run_batches(run_state *s, eng_op_report *r, op_schedule *sch, double 
         next = eng_next_owned(o, next);
         bool more = next < total && !interrupted && !(time_bound && eng_now() >= deadline);
         if (more) {
-            atomic_store_explicit(&sch->at, next, memory_order_relaxed);
+            prefetch_follow(ahead, next, false);
             uint64_t end = batch_instance(s, r, sch, next, &sl->in);
             if (o->n_jobs > 1 && end > (next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
                 end = (next / ENG_CHUNK + 1) * ENG_CHUNK;
@@ -579,22 +584,23 @@ static int run_batches(run_state *s, eng_op_report *r, op_schedule *sch, double 
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
                   bool fixed_k, double deadline, slot slots[2], uint8_t *bad)
 {
-    op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k, 0};
+    op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k};
     prefetcher p = {.s = s, .sch = &sch, .total = s->o->cases ? s->o->cases : UINT64_MAX,
                     .next = eng_next_owned(s->o, 0)};
-    atomic_init(&p.stop, false);
     pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.moved, NULL);
     /* Up to one thread a core: the builds overlap each other and the batches. */
     unsigned n = s->o->threads < PREFETCH_THREADS ? s->o->threads : PREFETCH_THREADS;
     pthread_t thread[PREFETCH_THREADS];
     bool started[PREFETCH_THREADS] = {false};
     for (unsigned k = 0; k < n; k++)
         started[k] = pthread_create(&thread[k], NULL, prefetch_pipelines, &p) == 0;
-    int rc = run_batches(s, r, &sch, deadline, slots, bad);
-    atomic_store(&p.stop, true);
+    int rc = run_batches(s, r, &p, deadline, slots, bad);
+    prefetch_follow(&p, p.at, true);
     for (unsigned k = 0; k < n; k++)
         if (started[k])
             pthread_join(thread[k], NULL);
+    pthread_cond_destroy(&p.moved);
     pthread_mutex_destroy(&p.lock);
     return rc;
 }

@@ -1,11 +1,11 @@
 /* Module and pipeline caches, and small synchronous runs.
  *
- * The caches take one helper thread beside the caller's (eng_exec_prefetch):
+ * The caches take helper threads beside the caller's (eng_exec_prefetch):
  * a lock guards the entry list, each entry is allocated on its own so that
- * a pointer to it stays valid, and an entry the helper is building is
- * marked; the caller waits for it rather than building it twice.  The
- * helper builds outside the lock, so a caller asking for another entry
- * does not wait. */
+ * a pointer to it stays valid, and an entry a helper is building is
+ * marked; the caller waits for it rather than building it twice.  Helpers
+ * build outside the lock, so a caller asking for another entry does not
+ * wait. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,12 +229,23 @@ static vkr_pipeline *create_pipeline(eng_exec *x, const module_entry *m, const i
                                m->module.local_size, shape.per_tuple, err, errn);
 }
 
-static bool has_pipeline(const module_entry *m, uint32_t k)
+/* The entry's pipeline for literal value k, or NULL. */
+static vkr_pipeline *find_pipeline(const module_entry *m, uint32_t k)
 {
     for (unsigned i = 0; i < m->n_pipes; i++)
         if (m->pipes[i].k == k)
-            return true;
-    return false;
+            return m->pipes[i].pipeline;
+    return NULL;
+}
+
+/* Why an entry has no module (m NULL: out of memory), its first line in err; true when so. */
+static bool no_module(const module_entry *m, char *err, size_t errn)
+{
+    if (m && m->have_module)
+        return false;
+    const char *why = m && m->error ? m->error : "out of memory";
+    snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
+    return true;
 }
 
 void eng_exec_prefetch(eng_exec *x, const isa_instance *in)
@@ -247,7 +258,7 @@ void eng_exec_prefetch(eng_exec *x, const isa_instance *in)
     bool fresh = !m;
     if (fresh)
         m = add_entry(x, in);
-    else if (m->building || !m->have_module || has_pipeline(m, k) || m->n_pipes == 8)
+    else if (m->building || !m->have_module || find_pipeline(m, k) || m->n_pipes == 8)
         m = NULL;  /* nothing to do, or a slot only the caller may evict */
     if (m)
         m->building = true;
@@ -275,18 +286,16 @@ static vkr_pipeline *pipeline_locked(eng_exec *x, const isa_instance *in, const 
 {
     module_entry *m = find_module(x, in);
     x->user_error = NULL;
-    if (!m || !m->have_module) {
-        const char *why = m && m->error ? m->error : "out of memory";
-        snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
+    if (no_module(m, err, errn)) {
         x->user_error = m && m->user_error ? m->error : NULL;
         return NULL;
     }
     if (declared)
         *declared = m->module.declared;
     uint32_t k = isa_literal_value(in);
-    for (unsigned i = 0; i < m->n_pipes; i++)
-        if (m->pipes[i].k == k)
-            return m->pipes[i].pipeline;
+    vkr_pipeline *have = find_pipeline(m, k);
+    if (have)
+        return have;
     unsigned slot;
     if (m->n_pipes < 8) {
         slot = m->n_pipes++;
@@ -318,11 +327,8 @@ const eng_module *eng_exec_module(eng_exec *x, const isa_instance *in, eng_dispa
     pthread_mutex_lock(&x->lock);
     module_entry *m = find_module(x, in);
     pthread_mutex_unlock(&x->lock);
-    if (!m || !m->have_module) {
-        const char *why = m && m->error ? m->error : "out of memory";
-        snprintf(err, errn, "%.*s", (int)strcspn(why, "\n"), why);
+    if (no_module(m, err, errn))
         return NULL;
-    }
     *shape = eng_dispatch_shape_of(&m->module, in);
     return &m->module;
 }

@@ -67,6 +67,16 @@ LANES v4d floor_to(v4d ax, v4l u)
 }
 
 LANES v4l frac_mask(lane_format F) { return ALL(((int64_t)1 << (F.p - 1)) - 1); }
+/* A significand: the hidden bit and a fraction from the low bits of w. */
+LANES v4u significand(lane_format F, v4u w) { return ((v4u)frac_mask(F) + 1) | (w & (v4u)frac_mask(F)); }
+/* f32 values' encodings, widened to the lanes' 64 bits. */
+LANES v4u f32_bits(v4f x)
+{
+    v4w w;
+    __builtin_memcpy(&w, &x, sizeof w);
+    return __builtin_convertvector(w, v4u);
+}
+LANES v4l f32_finite(v4u bits) { return (v4l)((bits & 0x7f800000u) != 0x7f800000u); }
 LANES v4l unit_exp(lane_format F, v4l m) { return max_l(m, ALL(F.emin)) - (F.p - 1); }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */
@@ -80,10 +90,9 @@ LANES v4u double_bits(lane_format F, v4d y, v4l *ok)
 {
     if (F.bits == 32) {
         v4f x = __builtin_convertvector(y, v4f);
-        v4w w;
-        __builtin_memcpy(&w, &x, sizeof w);
-        *ok = (__builtin_convertvector(x, v4d) == y) & __builtin_convertvector((w & 0x7f800000u) != 0x7f800000u, v4l);
-        return __builtin_convertvector(w, v4u);
+        v4u bits = f32_bits(x);
+        *ok = (__builtin_convertvector(x, v4d) == y) & f32_finite(bits);
+        return bits;
     }
     v4d ay = dabs(y);
     v4l sign = ((v4l)y >> 63) & 1, e = dexp(ay);
@@ -109,9 +118,8 @@ LANES products pick_products(lane_format F, const int forced[3], v4l target, v4l
     v4l tza_short = F.p - field(d2, 0, ALL(1), ALL(F.p - 1));
     v4l tza = pick(short_bits, tza_short, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(F.p - 1))));
     v4l tzb = pick(short_bits, F.p - tza_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(F.p - 1))));
-    v4u hidden = (v4u)frac_mask(F) + 1;
-    v4u ma = (hidden | (d0 & (v4u)frac_mask(F))) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
-    v4u mb = (hidden | ((d0 >> 24) & (v4u)frac_mask(F))) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
+    v4u ma = significand(F, d0) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
+    v4u mb = significand(F, d0 >> 24) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
     v4l sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
     v4l sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
     v4d x = to_double((v4l)ma) * pow2(ea - F.p + 1) * (to_double((v4l)mb) * pow2(eb - F.p + 1));
@@ -142,7 +150,7 @@ LANES v4d tie_values(lane_format F, v4d ax, gen_class c, v4u d0, v4u d1, v4u d2,
     v4l up_shape = shape == 7;
     v4l up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
     v4u d3 = next(st, st->live & up_shape);
-    v4d up_tie = to_double((v4l)(((v4u)frac_mask(F) + 1) | (d3 & (v4u)frac_mask(F)))) * pow2(up) + pow2(up - 1);
+    v4d up_tie = to_double((v4l)significand(F, d3)) * pow2(up) + pow2(up - 1);
     *fail = (shape < 3) & (top < F.emin);
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
 }
@@ -153,16 +161,14 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
     v4l negative = x < 0, fail;
     switch (c) {
     case GEN_CANCEL: {
-        v4f y = __builtin_convertvector(-x, v4f);
-        v4w w;
-        __builtin_memcpy(&w, &y, sizeof w);
+        v4u y = f32_bits(__builtin_convertvector(-x, v4f));
         if (F.bits == 32) {
-            *ok = __builtin_convertvector((w & 0x7f800000u) != 0x7f800000u, v4l);
-            return __builtin_convertvector(w, v4u);
+            *ok = f32_finite(y);
+            return y;
         }
         v4u h;
         for (int i = 0; i < 4; i++)
-            h[i] = fp_fast_f32_to_f16(w[i]);  /* a product of halves is exact in f32 */
+            h[i] = fp_fast_f32_to_f16((uint32_t)y[i]);  /* a product of halves is exact in f32 */
         *ok = (v4l)((h & 0x7fffu) != 0x7c00u);
         return h;
     }
@@ -170,7 +176,7 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
         v4l u = ALL(F.emax - F.p + 1);
         v4u d3 = next(st, st->live);
         v4d mid = pow2(ALL(F.emax + 1)) - pow2(u - 1);
-        v4d top_tie = to_double((v4l)(((v4u)frac_mask(F) + 1) | (d3 & (v4u)frac_mask(F)))) * pow2(u) + pow2(u - 1);
+        v4d top_tie = to_double((v4l)significand(F, d3)) * pow2(u) + pow2(u - 1);
         v4d v = pickd(flag(d1, 49), mid, top_tie);
         v4u aimed = double_bits(F, pickd(negative, -v, v) - x, ok);
         /* Where c cannot hold the difference: a c of the product's sign far below it. */

@@ -718,37 +718,37 @@ static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *
     }
 }
 
+/* Where a case of a block stands after its prefill. */
+enum { TO_DESIGN, RANDOM_DONE, CLOSED_DESIGNED };
+
 /* Up to CLOSED_BLOCK cases: every draw of a case in the order construct_case
  * makes them (the cases' streams are their own, so the order across cases is
- * free): the prefills, then the closed-form classes' designs, gathered by
- * class, then each case's other designs and its placement. */
-static void construct_block(const isa_instance *in, const lane_spec *s, const gen_class *c, gen_rng *r, size_t n,
-                            uint32_t *words, bool *reachable)
+ * free): the prefills, then the closed-form classes' designs (closed[c]:
+ * class c is one for this lane), gathered by class, then each case's other
+ * designs and its placement. */
+static void construct_block(const isa_instance *in, const lane_spec *s, const bool *closed, const gen_class *c,
+                            gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
     const isa_op *op = in->op;
     int lanes = lanes_of(op);
-    /* The classes this lane builds in closed form; bucket[c] their cases. */
-    bool closed[GEN_CLASS_COUNT];
-    for (int k = 0; k < GEN_CLASS_COUNT; k++)
-        closed[k] = rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, (gen_class)k);
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
-    uint8_t state[CLOSED_BLOCK];  /* 0: to design, 1: done (random), 2: designed in closed form */
+    uint8_t state[CLOSED_BLOCK];
     uint64_t v[CLOSED_BLOCK][2][3];
     for (size_t i = 0; i < n; i++) {
         reachable[i] = true;
-        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in);
-        if (!state[i] && closed[c[i]]) {
+        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
+        if (state[i] == TO_DESIGN && closed[c[i]]) {
             bucket[c[i]][count[c[i]]++] = (uint32_t)i;
-            state[i] = 2;
+            state[i] = CLOSED_DESIGNED;
         }
     }
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], v);
     for (size_t i = 0; i < n; i++) {
-        if (state[i] == 1)
+        if (state[i] == RANDOM_DONE)
             continue;
-        for (int lane = 0; lane < lanes && state[i] == 0; lane++)
+        for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
         place(in, s, &r[i], v[i], words + i * op->n_in);
     }
@@ -758,9 +758,12 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
                           bool *reachable)
 {
     lane_spec s;
-    instance_spec(in, &s);  /* once for the block */
+    instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
+    bool closed[GEN_CLASS_COUNT];
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        closed[k] = rdna2_closed_covers(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
-        construct_block(in, &s, c + first, r + first, m, words + first * in->op->n_in, reachable + first);
+        construct_block(in, &s, closed, c + first, r + first, m, words + first * in->op->n_in, reachable + first);
     }
 }

@@ -177,13 +177,14 @@ static HOT xval result_value(const fp_format *f, uint64_t bits)
 
 /* ---- the verdict: what isa_trace_classes and isa_trace_cells read ---- */
 
-/* intermediate: a later step rounds this one's result again (it does not write the result). */
 /* The classes a final rounding reaches, from what it reports. */
 static HOT uint32_t rounding_classes(bool tie, bool near, bool tiny_finite, bool overflow)
 {
     return (tie ? 1u << GEN_TIE : 0) | (near ? 1u << GEN_NEAR_TIE : 0) | (tiny_finite ? 1u << GEN_SUBNORMAL : 0) |
            (overflow ? 1u << GEN_OVERFLOW : 0);
 }
+
+/* intermediate: a later step rounds this one's result again (it does not write the result). */
 
 static HOT void final_step(isa_verdict *v, xval exact, const rounding *r, bool intermediate)
 {
