@@ -4,7 +4,9 @@
  * families build, every aim and both destinations.  TIEFUZZ_ADDEND_CASES
  * overrides the count (default 2,000,000).  Also: gen_special_kind's kinds
  * below GEN_SPECIAL_KIND_FINITE, and only those, are gen_is_special (the
- * special class's design counts its hits by kind); gen_double_bits says
+ * special class's design counts its hits by kind), and each kind's
+ * encoding is the one a switch written out here gives (gen_special_kind
+ * picks its fields without branches); gen_double_bits says
  * what the kit does of whether a double is a value of f16, f32 or f64, and
  * its encoding. */
 #include <stdlib.h>
@@ -14,17 +16,42 @@
 
 static const fp_format *const formats[] = {&fp_f32, &fp_f16};
 
+/* Kind by kind, as the header lists them. */
+static uint64_t special_by_switch(const fp_format *f, bool sign, uint64_t payload, unsigned kind)
+{
+    unsigned fb = f->precision - 1;
+    uint64_t exp_all = (1ull << f->exp_bits) - 1, quiet = 1ull << (fb - 1), p = payload & (quiet - 1), e = 0,
+             frac = 0;
+    switch (kind) {
+    case 0: break;
+    case 1: e = exp_all; break;
+    case 2: e = exp_all, frac = quiet | p; break;
+    case 3: e = exp_all, frac = p ? p : 1; break;
+    case 4: e = exp_all - 1, frac = (1ull << fb) - 1; break;
+    case 5: e = 1; break;
+    case 6: frac = 1; break;
+    case 7: e = (uint64_t)f->bias; break;
+    default: frac = (1ull << fb) - 1; break;
+    }
+    return (uint64_t)sign << (f->bits - 1) | e << fb | frac;
+}
+
 static void special_kinds(void)
 {
     static const fp_format *const all[] = {&fp_f16, &fp_f32, &fp_f64};
     gen_rng r = {7};
     for (unsigned f = 0; f < 3; f++)
-        for (unsigned kind = 0; kind < GEN_SPECIAL_KINDS; kind++)
+        for (unsigned kind = 0; kind < GEN_SPECIAL_KINDS + 3; kind++)  /* past the last: the last */
             for (int i = 0; i < 64; i++) {
-                uint64_t bits = gen_special_kind(all[f], i & 1, i < 2 ? (uint64_t)-i : gen_next(&r), kind);
-                CHECK(gen_is_special(all[f], bits) == (kind < GEN_SPECIAL_KIND_FINITE),
-                      "%s kind %u (%llx): gen_is_special %d", all[f]->name, kind, (unsigned long long)bits,
-                      gen_is_special(all[f], bits));
+                uint64_t payload = i < 2 ? (uint64_t)-i : gen_next(&r);
+                uint64_t bits = gen_special_kind(all[f], i & 1, payload, kind);
+                if (kind < GEN_SPECIAL_KINDS)
+                    CHECK(gen_is_special(all[f], bits) == (kind < GEN_SPECIAL_KIND_FINITE),
+                          "%s kind %u (%llx): gen_is_special %d", all[f]->name, kind, (unsigned long long)bits,
+                          gen_is_special(all[f], bits));
+                uint64_t want = special_by_switch(all[f], i & 1, payload, kind);
+                CHECK(bits == want, "%s kind %u payload %llx: %llx, want %llx", all[f]->name, kind,
+                      (unsigned long long)payload, (unsigned long long)bits, (unsigned long long)want);
             }
 }
 

@@ -20,6 +20,7 @@
 #include "explain.h"
 #include "exec.h"
 #include "findings.h"
+#include "pool.h"
 #include "worker_report.h"
 #include "report.h"
 #include "io/json.h"
@@ -52,6 +53,7 @@ typedef struct {
     vkd_device *dev;
     eng_exec *exec;
     eng_findings *findings;
+    eng_pool *pool;       /* the generation and re-check threads */
     const char *declared;
     int failure;          /* exit status of a failure inside a batch check */
     char *audit_failure;  /* the first fast/exact difference found (malloc'd), or NULL */
@@ -119,21 +121,6 @@ static char *audit_case(const isa_instance *in, const uint32_t *words, const uin
     return strdup(why);
 }
 
-/* fn on jobs[0..n), jobs[0] on this thread and each other on a thread of
- * its own; the jobs share their work through a chunk counter, so a thread
- * that cannot be started leaves its share to the others. */
-static void run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, unsigned n)
-{
-    pthread_t tid[64];
-    bool started[64] = {false};
-    for (unsigned k = 1; k < n && k < 64; k++)
-        started[k] = pthread_create(&tid[k], NULL, fn, (char *)jobs + k * job_size) == 0;
-    fn(jobs);
-    for (unsigned k = 1; k < n && k < 64; k++)
-        if (started[k])
-            pthread_join(tid[k], NULL);
-}
-
 /* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */
 static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, unsigned *to)
 {
@@ -184,7 +171,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
-    unsigned threads = o->threads ? o->threads : 1;
+    unsigned threads = eng_pool_width(s->pool);
     if (sl->count < 4096 * threads)
         threads = 1;
     fill_job jobs[64];
@@ -197,7 +184,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         jobs[k].classes = s->classes;
         jobs[k].n_classes = s->n_classes;
     }
-    run_jobs(fill_chunks, jobs, sizeof jobs[0], threads);
+    eng_pool_run(s->pool, fill_chunks, jobs, sizeof jobs[0], threads);
     /* The earliest failing case, whichever thread met it: the report does not depend on the split. */
     fill_job *first = NULL;
     for (unsigned k = 0; k < threads; k++)
@@ -271,14 +258,14 @@ static void *recheck_chunks(void *arg)
 static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, unsigned n_bad, const uint32_t *device,
                      eng_finding_key *keys, unsigned *failure_at)
 {
-    unsigned threads = s->o->threads ? s->o->threads : 1;
-    if (n_bad < 256 || threads > 64)
+    unsigned threads = eng_pool_width(s->pool);
+    if (n_bad < 256)
         threads = 1;
     recheck_job jobs[64];
     atomic_uint counter = 0;
     for (unsigned k = 0; k < threads; k++)
         jobs[k] = (recheck_job){.s = s, .sl = sl, .bad = bad, .device = device, .next_chunk = &counter, .keys = keys};
-    run_jobs(recheck_chunks, jobs, sizeof jobs[0], threads);
+    eng_pool_run(s->pool, recheck_chunks, jobs, sizeof jobs[0], threads);
     recheck_job *first = NULL;
     for (unsigned k = 0; k < threads; k++)
         if (jobs[k].audit_failure && (!first || jobs[k].failure_at < first->failure_at))
@@ -677,11 +664,13 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         res->slots[i].host = malloc(words_out * 4);
     }
     res->bad_flags = malloc(o->batch);
+    s->pool = eng_pool_create(o->threads ? o->threads : 1);
     return 0;
 }
 
 static void close_run(run_res *res, run_state *s)
 {
+    eng_pool_destroy(s->pool);
     free(s->audit_failure);
     eng_findings_destroy(s->findings);
     io_known_free(&res->known);
