@@ -3,6 +3,15 @@
 #include "io/json.h"
 #include "report.h"
 
+/* The covering schedule's rows the op ran: a pipeline each. */
+static unsigned rows_run(const eng_op_report *r)
+{
+    unsigned n = 0;
+    for (int i = 0; i < 8; i++)
+        n += (unsigned)__builtin_popcountll(r->cover_rows[i]);
+    return n;
+}
+
 void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from)
 {
     for (int c = 0; c < GEN_CLASS_COUNT; c++) {
@@ -200,6 +209,7 @@ static void write_json(FILE *f, void *ctx)
         json_object(&j, "control_pairs");
         json_uint(&j, "reached", r->pairs_reached);
         json_uint(&j, "legal", r->pairs_legal);
+        json_uint(&j, "rows", rows_run(r));
         json_end_object(&j);
         json_array(&j, "disagreements_kept");
         for (unsigned k = 0; k < r->n_kept; k++) {
