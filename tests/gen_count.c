@@ -6,9 +6,13 @@
  * costs; a count does not drift with the machine's speed as a time does.
  * It uses only the engine's public calls, so bench-compare builds this same
  * file against an earlier revision's libraries.
+ * TIEFUZZ_GEN_CLASS=NAME makes every case of that one class instead, and
+ * the time a case took (wall clock, ns) goes to stderr: to time one class
+ * of two builds side by side.
  * Usage: gen_count N OP... */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "engine/plan.h"
 #include "isa/classify.h"
 
@@ -25,6 +29,14 @@ int main(int argc, char **argv)
     gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
+    const char *one = getenv("TIEFUZZ_GEN_CLASS");
+    int only = one ? gen_class_parse(one) : -1;
+    if (one && only < 0) {
+        fprintf(stderr, "gen_count: TIEFUZZ_GEN_CLASS: no class %s\n", one);
+        return 2;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int a = 2; a < argc; a++) {
         const isa_op *op = isa_op_find(argv[a]);
         if (!op) {
@@ -34,6 +46,8 @@ int main(int argc, char **argv)
         isa_instance tmpl, in;
         isa_instance_default(&tmpl, op);
         unsigned nm = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        if (only >= 0)
+            mine[0] = (gen_class)only, nm = 1;
         for (unsigned long first = 0; first < n; first += 1024) {
             unsigned count = n - first < 1024 ? (unsigned)(n - first) : 1024;
             eng_block_instance(&tmpl, false, false, 1, first / 2048, mine, nm, &in);
@@ -42,6 +56,10 @@ int main(int argc, char **argv)
                 sum = sum * 31 + out[i];
         }
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (one && n)
+        fprintf(stderr, "%.1f ns a case\n",
+                ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (double)n / (argc - 2));
     printf("%08x\n", sum);
     return 0;
 }
