@@ -21,6 +21,7 @@
 #include <string.h>
 #include "classify.h"
 #include "../fp/fast.h"
+#include "../fp/lanes.h"
 #include "rdna2.h"
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
@@ -539,46 +540,87 @@ static inline uint32_t source(const source_plan *s, int i, size_t t)
     return (s->base[i][t * s->stride[i]] & s->keep[i]) ^ s->flip[i];
 }
 
-__attribute__((target_clones("fma", "default")))
+/* Sources are gathered a block at a time into three arrays (with their
+ * modifiers), so that the arithmetic runs on contiguous words, eight or
+ * sixteen lanes at a time: one tuple at a time through the strided plan,
+ * the fused f32 forms reached a quarter of a scalar FMA loop's rate. */
+#define F32_BLOCK 512
+
+static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK])
+{
+    for (int i = 0; i < 3; i++) {
+        const uint32_t *base = s->base[i] + first * s->stride[i];
+        size_t stride = s->stride[i];
+        uint32_t keep = s->keep[i], flip = s->flip[i];
+        for (size_t t = 0; t < m; t++)
+            v[i][t] = (base[t * stride] & keep) ^ flip;
+    }
+}
+
+/* Clamp and omod where the controls ask for them. */
+static void post_f32(const isa_instance *in, const source_plan *s, uint32_t *out, size_t m)
+{
+    if (s->post)
+        for (size_t t = 0; t < m; t++)
+            out[t] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, out[t]));
+}
+
 static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
 {
-    for (size_t t = 0; t < n; t++) {
-        float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
-        uint32_t b = f32_canonical(fp_fbits(r));
-        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+    uint32_t v[3][F32_BLOCK];
+    for (size_t first = 0; first < n; first += F32_BLOCK) {
+        size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
+        gather_sources(s, first, m, v);
+        fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
+        post_f32(in, s, out + first, m);
     }
 }
 
 /* V_DIV_FMAS: an fma where VCC is clear; where it scales, the exact sum
  * rounded to odd in double, scaled (exactly) and rounded once to f32, or
  * the f32 fma scaled and rounded again (the model parameter's order). */
-__attribute__((target_clones("fma", "default")))
 static void div_fmas_batch(const isa_instance *in, const uint32_t *words, const source_plan *s, size_t n,
                            uint32_t *out)
 {
-    for (size_t t = 0; t < n; t++) {
-        const uint32_t *w = words + t * in->op->n_in;
-        float r = __builtin_fmaf(fp_ffrom(source(s, 0, t)), fp_ffrom(source(s, 1, t)), fp_ffrom(source(s, 2, t)));
-        if (w[3] & 1) {
+    uint32_t v[3][F32_BLOCK];
+    for (size_t first = 0; first < n; first += F32_BLOCK) {
+        size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
+        gather_sources(s, first, m, v);
+        fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
+        for (size_t t = 0; t < m; t++) {
+            const uint32_t *w = words + (first + t) * in->op->n_in;
+            if (!(w[3] & 1))
+                continue;
             double scale = fp_pow2(rdna2_div_fmas_scale(in, w[2]));
-            if (in->param[PARAM_DIV_FMAS_ORDER] == 0)
-                r = (float)(fp_fast_sum_to_odd(f32_value(source(s, 0, t)), f32_value(source(s, 1, t)),
-                                       f32_value(source(s, 2, t))) * scale);
-            else
-                r = (float)((double)r * scale);
+            float r = in->param[PARAM_DIV_FMAS_ORDER] == 0
+                          ? (float)(fp_fast_sum_to_odd(f32_value(v[0][t]), f32_value(v[1][t]), f32_value(v[2][t])) *
+                                    scale)
+                          : (float)((double)fp_ffrom(out[first + t]) * scale);
+            out[first + t] = f32_canonical(fp_fbits(r));
         }
-        uint32_t b = f32_canonical(fp_fbits(r));
-        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+        post_f32(in, s, out + first, m);
+    }
+}
+
+/* The legacy form on contiguous words: flushes as selects, a hardware
+ * multiply and add (each rounds to nearest even: checked at start). */
+LANES_ENTRY void mad32_block(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *out, size_t m)
+{
+    for (size_t t = 0; t < m; t++) {
+        float p = fp_ffrom(f32_flush(a[t])) * fp_ffrom(f32_flush(b[t]));
+        float r = fp_ffrom(f32_flush(fp_fbits(p))) + fp_ffrom(f32_flush(c[t]));
+        out[t] = f32_flush(f32_canonical(fp_fbits(r)));
     }
 }
 
 static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
 {
-    for (size_t t = 0; t < n; t++) {
-        float p = fp_ffrom(f32_flush(source(s, 0, t))) * fp_ffrom(f32_flush(source(s, 1, t)));
-        float r = fp_ffrom(f32_flush(fp_fbits(p))) + fp_ffrom(f32_flush(source(s, 2, t)));
-        uint32_t b = f32_flush(f32_canonical(fp_fbits(r)));
-        out[t] = s->post ? (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, b)) : b;
+    uint32_t v[3][F32_BLOCK];
+    for (size_t first = 0; first < n; first += F32_BLOCK) {
+        size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
+        gather_sources(s, first, m, v);
+        mad32_block(v[0], v[1], v[2], out + first, m);
+        post_f32(in, s, out + first, m);
     }
 }
 
