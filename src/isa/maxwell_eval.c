@@ -247,9 +247,26 @@ void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n,
         for (size_t t = 0; t < n; t++, words += op->n_in)
             out[t] = (uint32_t)(((uint64_t)words[0] * words[1]) >> 32) + words[2];
         break;
-    default:
-        for (size_t t = 0; t < n; t++)
-            maxwell_eval(in, words + t * op->n_in, out + t * op->n_out, NULL);
+    case MAXWELL_XMAD: {
+        /* The controls decoded once, not once a tuple as maxwell_eval does. */
+        maxwell_xmad_ctl c = maxwell_xmad_controls(in);
+        int csfu = in->param[PARAM_CSFU];
+        for (size_t t = 0; t < n; t++, words += op->n_in, out += op->n_out)
+            out[0] = maxwell_xmad(&c, csfu, words[0], words[1], words[2], words[3], &out[1]);
         break;
+    }
+    case MAXWELL_IADD3: {
+        maxwell_iadd3_ctl c = maxwell_iadd3_controls(in);
+        for (size_t t = 0; t < n; t++, words += op->n_in, out += op->n_out)
+            out[0] = maxwell_iadd3(&c, words[0], words[1], words[2], words[3], &out[1]);
+        break;
+    }
+    default: {
+        const maxwell_seq *seq = maxwell_seq_of(op->form);
+        int csfu = in->param[PARAM_CSFU];
+        for (size_t t = 0; t < n; t++)
+            out[t * op->n_out] = maxwell_seq_run(seq, csfu, in->ctrl[CTRL_IMM], words + t * op->n_in, op->n_in);
+        break;
+    }
     }
 }
