@@ -65,7 +65,7 @@ maxwell_iadd3_ctl maxwell_iadd3_controls(const isa_instance *in);
  * MAXWELL_SEQ_RZ is zero, the rest temporaries; the last step's is the result. */
 enum { MAXWELL_SEQ_SA = 1, MAXWELL_SEQ_SB = 2, MAXWELL_SEQ_A_H1 = 4, MAXWELL_SEQ_B_H1 = 8, MAXWELL_SEQ_PSL = 16,
        MAXWELL_SEQ_MRG = 32 };
-enum { MAXWELL_SEQ_RZ = 3, MAXWELL_SEQ_REGS = 7 };
+enum { MAXWELL_SEQ_RZ = 3, MAXWELL_SEQ_REGS = 7, MAXWELL_SEQ_STEPS = 5 };
 typedef struct {
     bool iadd3_rs;      /* else an XMAD */
     unsigned flags;
@@ -75,11 +75,14 @@ typedef struct {
 } maxwell_seq_step;
 typedef struct {
     unsigned n;
-    maxwell_seq_step step[5];
+    maxwell_seq_step step[MAXWELL_SEQ_STEPS];
 } maxwell_seq;
 const maxwell_seq *maxwell_seq_of(int form);  /* NULL: not a sequence */
 maxwell_xmad_ctl maxwell_seq_xmad(const maxwell_seq_step *s, uint32_t imm);
 uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words);
+/* The same for n tuples in a row (n_words each), result t at out[t * out_stride]. */
+void maxwell_seq_run_many(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words,
+                          size_t n, uint32_t *out, unsigned out_stride);
 
 /* The sequences on their operands (for the oracle tests). */
 uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c);

@@ -261,12 +261,9 @@ void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n,
             out[0] = maxwell_iadd3(&c, words[0], words[1], words[2], words[3], &out[1]);
         break;
     }
-    default: {
-        const maxwell_seq *seq = maxwell_seq_of(op->form);
-        int csfu = in->param[PARAM_CSFU];
-        for (size_t t = 0; t < n; t++)
-            out[t * op->n_out] = maxwell_seq_run(seq, csfu, in->ctrl[CTRL_IMM], words + t * op->n_in, op->n_in);
+    default:
+        maxwell_seq_run_many(maxwell_seq_of(op->form), in->param[PARAM_CSFU], in->ctrl[CTRL_IMM], words, op->n_in, n, out,
+                             op->n_out);
         break;
-    }
     }
 }
