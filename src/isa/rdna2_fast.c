@@ -565,13 +565,16 @@ static void post_f32(const isa_instance *in, const source_plan *s, uint32_t *out
             out[t] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, out[t]));
 }
 
-static void fma32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
+/* A form's arithmetic on a block of gathered sources (fp_fast_fma32_array's shape). */
+typedef void f32_kernel(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
+
+static void f32_blocks(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out, f32_kernel *kernel)
 {
     uint32_t v[3][F32_BLOCK];
     for (size_t first = 0; first < n; first += F32_BLOCK) {
         size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
         gather_sources(s, first, m, v);
-        fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
+        kernel(v[0], v[1], v[2], out + first, m);
         post_f32(in, s, out + first, m);
     }
 }
@@ -610,17 +613,6 @@ LANES_ENTRY void mad32_block(const uint32_t *a, const uint32_t *b, const uint32_
         float p = fp_ffrom(f32_flush(a[t])) * fp_ffrom(f32_flush(b[t]));
         float r = fp_ffrom(f32_flush(fp_fbits(p))) + fp_ffrom(f32_flush(c[t]));
         out[t] = f32_flush(f32_canonical(fp_fbits(r)));
-    }
-}
-
-static void mad32_batch(const isa_instance *in, const source_plan *s, size_t n, uint32_t *out)
-{
-    uint32_t v[3][F32_BLOCK];
-    for (size_t first = 0; first < n; first += F32_BLOCK) {
-        size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
-        gather_sources(s, first, m, v);
-        mad32_block(v[0], v[1], v[2], out + first, m);
-        post_f32(in, s, out + first, m);
     }
 }
 
@@ -745,11 +737,11 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
         plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
-        fma32_batch(in, &s, n, out);
+        f32_blocks(in, &s, n, out, fp_fast_fma32_array);
         break;
     case RDNA2_MAD32:
         plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
-        mad32_batch(in, &s, n, out);
+        f32_blocks(in, &s, n, out, mad32_block);
         break;
     case RDNA2_DIV_FMAS:
         plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
