@@ -10,6 +10,7 @@
  * the time a case took (wall clock, ns) goes to stderr: to time one class
  * of two builds side by side.
  * Usage: gen_count N OP... */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -46,8 +47,16 @@ int main(int argc, char **argv)
         isa_instance tmpl, in;
         isa_instance_default(&tmpl, op);
         unsigned nm = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
-        if (only >= 0)
+        if (only >= 0) {
+            bool listed = false;
+            for (unsigned k = 0; k < nm; k++)
+                listed |= mine[k] == (gen_class)only;
+            if (!listed) {
+                fprintf(stderr, "gen_count: %s has no class %s\n", op->name, one);
+                return 2;
+            }
             mine[0] = (gen_class)only, nm = 1;
+        }
         for (unsigned long first = 0; first < n; first += 1024) {
             unsigned count = n - first < 1024 ? (unsigned)(n - first) : 1024;
             eng_block_instance(&tmpl, false, false, 1, first / 2048, mine, nm, &in);
