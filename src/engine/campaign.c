@@ -174,7 +174,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     unsigned threads = eng_pool_width(s->pool);
     if (sl->count < 4096 * threads)
         threads = 1;
-    fill_job jobs[64];
+    fill_job jobs[ENG_POOL_MAX];
     atomic_uint next_chunk = 0;
     for (unsigned k = 0; k < threads; k++) {
         memset(&jobs[k], 0, sizeof jobs[k]);
@@ -261,7 +261,7 @@ static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, uns
     unsigned threads = eng_pool_width(s->pool);
     if (n_bad < 256)
         threads = 1;
-    recheck_job jobs[64];
+    recheck_job jobs[ENG_POOL_MAX];
     atomic_uint counter = 0;
     for (unsigned k = 0; k < threads; k++)
         jobs[k] = (recheck_job){.s = s, .sl = sl, .bad = bad, .device = device, .next_chunk = &counter, .keys = keys};

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include "pool.h"
 
-#define POOL_MAX 64
-
 typedef struct {
     eng_pool *pool;
     unsigned index;  /* the job it runs: 1, 2, ... (the caller runs 0) */
@@ -24,8 +22,8 @@ struct eng_pool {
     unsigned n;        /* jobs in the current run */
     unsigned pending;  /* workers yet to finish the current run */
     unsigned workers;  /* started */
-    pthread_t thread[POOL_MAX];
-    worker self[POOL_MAX];
+    pthread_t thread[ENG_POOL_MAX];
+    worker self[ENG_POOL_MAX];
 };
 
 static void *work(void *arg)
@@ -61,8 +59,8 @@ eng_pool *eng_pool_create(unsigned threads)
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->start, NULL);
     pthread_cond_init(&p->done, NULL);
-    if (threads > POOL_MAX)
-        threads = POOL_MAX;
+    if (threads > ENG_POOL_MAX)
+        threads = ENG_POOL_MAX;
     for (unsigned k = 1; k < threads; k++) {
         p->self[p->workers] = (worker){p, p->workers + 1};
         if (pthread_create(&p->thread[p->workers], NULL, work, &p->self[p->workers]))

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 typedef struct eng_pool eng_pool;
+/* The most jobs a run can run at once: callers size their job arrays by it. */
+#define ENG_POOL_MAX 64
 typedef void *(*eng_pool_fn)(void *job);
 
 /* A pool that runs up to `threads` jobs at once: the caller's thread and

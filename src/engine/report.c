@@ -7,7 +7,7 @@
 static unsigned rows_run(const eng_op_report *r)
 {
     unsigned n = 0;
-    for (int i = 0; i < 8; i++)
+    for (size_t i = 0; i < sizeof r->cover_rows / sizeof r->cover_rows[0]; i++)
         n += (unsigned)__builtin_popcountll(r->cover_rows[i]);
     return n;
 }
