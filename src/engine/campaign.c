@@ -279,6 +279,23 @@ static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, uns
     return first->audit_failure;
 }
 
+/* Room for one more kept disagreement, growing the array by doubling up to
+ * --keep: a large --keep costs memory only as disagreements come. */
+static bool keep_room(eng_op_report *r, unsigned keep)
+{
+    if (r->n_kept < r->kept_cap)
+        return true;
+    unsigned cap = r->kept_cap ? r->kept_cap * 2 : 64;
+    if (cap > keep)
+        cap = keep;
+    eng_kept_case *k = realloc(r->kept, (size_t)cap * sizeof *k);
+    if (!k)
+        return false;
+    r->kept = k;
+    r->kept_cap = cap;
+    return true;
+}
+
 static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
 {
     const eng_options *o = s->o;
@@ -322,7 +339,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
             eng_explain(stderr, &sl->in, w, d, "  ");
         }
         r->disagreements++;
-        if (r->n_kept < o->keep) {
+        if (r->n_kept < o->keep && keep_room(r, o->keep)) {
             eng_kept_case *f = &r->kept[r->n_kept++];
             f->index = sl->start + i;
             f->in = sl->in;
@@ -724,7 +741,6 @@ static int run_ops(const eng_options *o, run_res *res, run_state *s)
     for (int i = 0; i < res->n && !interrupted; i++) {
         eng_op_report *r = &res->reports[i];
         r->op = res->ops[i];
-        r->kept = calloc(o->keep ? o->keep : 1, sizeof *r->kept);
         if (skip_op(o, s, r, owns_cases))
             continue;
         bool fixed_k = isa_literal_named(res->tmpl[i].op, o->ctrl_text);

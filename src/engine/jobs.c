@@ -49,6 +49,7 @@ static void merge_op(eng_op_report *into, const eng_op_report *from)
         into->kept = realloc(into->kept, (size_t)(into->n_kept + from->n_kept) * sizeof *into->kept);
         memcpy(into->kept + into->n_kept, from->kept, (size_t)from->n_kept * sizeof *from->kept);
         into->n_kept += from->n_kept;
+        into->kept_cap = into->n_kept;
     }
 }
 

@@ -227,8 +227,8 @@ static unsigned simple_values(const fp_format *f, bool small, uint64_t *out)
  * three operand slots (whole f32 words, or the low halves of f16 words),
  * the rest of the case kept; the simplest combination that keeps the
  * signature, first in enumeration order among equals. */
-static int catalogue(eng_exec *x, const eng_target *t, uint64_t signature, eng_case *best, uint32_t *words,
-                     uint32_t *dev, unsigned capacity, char *err, size_t errn, bool *device_error)
+static int catalogue(eng_exec *x, const eng_target *t, uint64_t signature, eng_case *best, unsigned capacity,
+                     char *err, size_t errn, bool *device_error)
 {
     const isa_op *op = best->in.op;
     if (op->n_in < 3)
@@ -248,6 +248,13 @@ static int catalogue(eng_exec *x, const eng_target *t, uint64_t signature, eng_c
     for (int i = 0; i < 3; i++)
         nv[i] = simple_values(fmt[i], i == 2, vals[i]);
     uint64_t total = (uint64_t)nv[0] * nv[1] * nv[2];
+    /* Dispatch buffers for at most the whole catalogue: sized by the device's
+     * capacity alone, every finding allocated (and, under a perturbing
+     * malloc, touched) tens of megabytes. */
+    if (total < capacity)
+        capacity = (unsigned)total;
+    uint32_t *words = malloc((size_t)capacity * op->n_in * 4), *dev = malloc((size_t)capacity * op->n_out * 4);
+    int rc = 0;
     unsigned best_cx = eng_case_complexity(best);
     eng_case found = *best;
     bool any = false;
@@ -263,8 +270,11 @@ static int catalogue(eng_exec *x, const eng_target *t, uint64_t signature, eng_c
                 w[s] = fmt[s] == &fp_f32 ? (uint32_t)vals[s][pick[s]]
                                           : (w[s] & 0xffff0000u) | (uint32_t)vals[s][pick[s]];
         }
-        if (eng_exec_run(x, &best->in, words, n, dev, err, errn, device_error))
-            return *device_error ? -1 : 0;
+        if (eng_exec_run(x, &best->in, words, n, dev, err, errn, device_error)) {
+            rc = *device_error ? -1 : 0;
+            any = false;
+            break;
+        }
         for (unsigned k = 0; k < n; k++) {
             eng_case c = {best->in, {0}};
             memcpy(c.words, words + (size_t)k * op->n_in, op->n_in * 4);
@@ -285,15 +295,19 @@ static int catalogue(eng_exec *x, const eng_target *t, uint64_t signature, eng_c
     }
     if (any)
         *best = found;
-    return 0;
+    free(words);
+    free(dev);
+    return rc;
 }
 
 int eng_minimize(eng_exec *x, const eng_target *t, uint64_t signature, const eng_case *start, eng_case *out,
                  unsigned *rounds, char *err, size_t errn, bool *device_error)
 {
     eng_case *list = malloc(MAX_CANDIDATES * sizeof *list);
-    uint32_t *words = malloc((size_t)MAX_CANDIDATES * ISA_MAX_IN * 4);
-    uint32_t *dev = malloc((size_t)MAX_CANDIDATES * ISA_MAX_OUT * 4);
+    /* Candidates keep the op: its own word counts size the buffers (ISA_MAX_IN
+     * is a tile's 384). */
+    uint32_t *words = malloc((size_t)MAX_CANDIDATES * start->in.op->n_in * 4);
+    uint32_t *dev = malloc((size_t)MAX_CANDIDATES * start->in.op->n_out * 4);
     bool *done = malloc(MAX_CANDIDATES);
     *out = *start;
     *rounds = 0;
@@ -302,11 +316,7 @@ int eng_minimize(eng_exec *x, const eng_target *t, uint64_t signature, const eng
      * catalogue of simple operands, then greedy again on what it found. */
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
     if (pass == 1) {
-        unsigned cap = eng_exec_capacity(x, out->in.op);
-        uint32_t *cw = malloc((size_t)cap * ISA_MAX_IN * 4), *cd = malloc((size_t)cap * ISA_MAX_OUT * 4);
-        rc = catalogue(x, t, signature, out, cw, cd, cap, err, errn, device_error);
-        free(cw);
-        free(cd);
+        rc = catalogue(x, t, signature, out, eng_exec_capacity(x, out->in.op), err, errn, device_error);
         continue;
     }
     for (unsigned round = 0; round < 256; round++) {

@@ -42,7 +42,7 @@ typedef struct {
     uint64_t cover_rows[8];  /* the covering schedule's rows that ran (engine/cover.h; 512 at most) */
     unsigned pairs_reached, pairs_legal;  /* control-value pairs those rows reach, of the legal ones */
     eng_kept_case *kept;   /* the first n_kept disagreements, by case index */
-    unsigned n_kept;
+    unsigned n_kept, kept_cap;  /* kept grows as disagreements come, up to --keep */
 } eng_op_report;
 
 void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from);

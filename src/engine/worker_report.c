@@ -78,6 +78,7 @@ int eng_worker_report_read(const char *path, unsigned n_ops, eng_worker_report *
         for (unsigned i = 0; i < n_ops && ok; i++) {
             ok = fread(&w->ops[i], sizeof w->ops[i], 1, f) == 1;
             w->ops[i].kept = NULL;
+            w->ops[i].kept_cap = w->ops[i].n_kept;
             if (ok && w->ops[i].n_kept) {
                 w->ops[i].kept = malloc((size_t)w->ops[i].n_kept * sizeof *w->ops[i].kept);
                 ok = w->ops[i].kept && fread(w->ops[i].kept, sizeof *w->ops[i].kept, w->ops[i].n_kept, f) ==
