@@ -122,6 +122,19 @@ got=$?
 [ "$got" = 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["ops"][0]["cases"] == 3' \
     "$tmp/tile-batch.json" && ok || bad "tile op with --batch 8: exit $got (124: it hung), want 0 and 3 cases"
 
+# Memory follows what a run keeps, not what it might: under a perturbing malloc (meson's
+# MALLOC_PERTURB_ touches every block it hands out), a findings run peaked at 3 GB when each
+# minimization sized its buffers by the device's capacity and --keep's array was allocated whole.
+peak_mb() {  # peak_mb ARGS...: run tiefuzz with ARGS, print its peak resident size in MB
+    MALLOC_PERTURB_=64 python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$T" run "$@"
+}
+mb=$(peak_mb rdna2.v_fma_f32 --cases 300000 --quiet --known "$tmp/none" --findings "$tmp/f-mem")
+[ "$mb" -lt 250 ] && [ -n "$(ls "$tmp/f-mem")" ] && ok || bad "a findings run peaked at $mb MB (want under 250)"
+mb=$(peak_mb rdna2.v_fma_f32 --lowering exact --cases 300000 --quiet --no-findings --keep 1000000)
+[ "$mb" -lt 250 ] && ok || bad "--keep 1000000 with no disagreements peaked at $mb MB (want under 250)"
+
 # Two shards cover exactly what one run does, with no overlap.
 for sh in none 0/2 1/2; do
     extra=(); [ "$sh" = none ] || extra=(--shard "$sh")
