@@ -80,9 +80,6 @@ typedef struct {
 const maxwell_seq *maxwell_seq_of(int form);  /* NULL: not a sequence */
 maxwell_xmad_ctl maxwell_seq_xmad(const maxwell_seq_step *s, uint32_t imm);
 uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words);
-/* The same for n tuples in a row (n_words each), result t at out[t * out_stride]. */
-void maxwell_seq_run_many(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words,
-                          size_t n, uint32_t *out, unsigned out_stride);
 
 /* The sequences on their operands (for the oracle tests). */
 uint32_t maxwell_imad_lo(uint32_t a, uint32_t b, uint32_t c);

@@ -92,12 +92,3 @@ uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const u
     decode(seq, imm, &c);
     return run(seq, &c, csfu, words, n_words);
 }
-
-void maxwell_seq_run_many(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words,
-                          size_t n, uint32_t *out, unsigned out_stride)
-{
-    seq_controls c;
-    decode(seq, imm, &c);
-    for (size_t t = 0; t < n; t++)
-        out[t * out_stride] = run(seq, &c, csfu, words + t * n_words, n_words);
-}
