@@ -545,16 +545,32 @@ static inline uint32_t source(const source_plan *s, int i, size_t t)
  * the fused f32 forms reached a quarter of a scalar FMA loop's rate. */
 #define F32_BLOCK 512
 
+/* One source of a block; inlined with a constant stride, the loop becomes
+ * vector loads and shuffles instead of one load a word. */
+static inline __attribute__((always_inline)) void gather_strided(const uint32_t *base, size_t stride, uint32_t keep,
+                                                                 uint32_t flip, size_t m, uint32_t *v)
+{
+    for (size_t t = 0; t < m; t++)
+        v[t] = (base[t * stride] & keep) ^ flip;
+}
+
 /* source() for a block, its plan's fields hoisted out of the loop (through
- * source() itself the batch paths ran 1.2-1.35x slower). */
+ * source() itself the batch paths ran 1.2-1.35x slower).  A literal (stride
+ * 0) and the two-word tuples of the K forms get constant strides: 1.5-2.5x
+ * faster there.  Constant strides of 3 and 4 were 4x slower (the compiler
+ * turns them into gather instructions, slow on this AMD CPU): those stay
+ * one load a word. */
 static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK])
 {
     for (int i = 0; i < 3; i++) {
-        const uint32_t *base = s->base[i] + first * s->stride[i];
         size_t stride = s->stride[i];
+        const uint32_t *base = s->base[i] + first * stride;
         uint32_t keep = s->keep[i], flip = s->flip[i];
-        for (size_t t = 0; t < m; t++)
-            v[i][t] = (base[t * stride] & keep) ^ flip;
+        switch (stride) {
+        case 0: gather_strided(base, 0, keep, flip, m, v[i]); break;
+        case 2: gather_strided(base, 2, keep, flip, m, v[i]); break;
+        default: gather_strided(base, stride, keep, flip, m, v[i]); break;
+        }
     }
 }
 
