@@ -610,14 +610,21 @@ static void f32_blocks(const isa_instance *in, const uint32_t *words, const sour
 static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK], size_t m,
                          uint32_t *out)
 {
+    /* The VCC tuples' indices first, without a branch: VCC is a coin flip
+     * in random tuples, and a branch on it mispredicted half the time. */
+    uint16_t set[F32_BLOCK];
+    size_t k = 0;
+    unsigned n_in = in->op->n_in;
     for (size_t t = 0; t < m; t++) {
-        const uint32_t *w = words + t * in->op->n_in;
-        if (!(w[3] & 1))
-            continue;
-        double scale = fp_pow2(rdna2_div_fmas_scale(in, w[2]));
-        float r = in->param[PARAM_DIV_FMAS_ORDER] == 0
-                      ? (float)(fp_fast_sum_to_odd(f32_value(v[0][t]), f32_value(v[1][t]), f32_value(v[2][t])) * scale)
-                      : (float)((double)fp_ffrom(out[t]) * scale);
+        set[k] = (uint16_t)t;
+        k += words[t * n_in + 3] & 1;
+    }
+    bool once = in->param[PARAM_DIV_FMAS_ORDER] == 0;
+    for (size_t j = 0; j < k; j++) {
+        size_t t = set[j];
+        double scale = fp_pow2(rdna2_div_fmas_scale(in, words[t * n_in + 2]));
+        float r = once ? (float)(fp_fast_sum_to_odd(f32_value(v[0][t]), f32_value(v[1][t]), f32_value(v[2][t])) * scale)
+                       : (float)((double)fp_ffrom(out[t]) * scale);
         out[t] = f32_canonical(fp_fbits(r));
     }
 }
