@@ -12,6 +12,28 @@
 
 static uint32_t all_if(bool b) { return b ? 0xffffffffu : 0; }
 
+/* The CSFU reading as three masks, one of them all ones (all zero: no fix-up). */
+typedef struct {
+    uint32_t ryujinx, cross, envytools;
+} csfu_masks;
+
+static csfu_masks csfu_select(bool on, int csfu)
+{
+    return (csfu_masks){all_if(on && csfu == CSFU_RYUJINX), all_if(on && csfu == CSFU_CROSS),
+                        all_if(on && csfu != CSFU_RYUJINX && csfu != CSFU_CROSS)};
+}
+
+/* maxwell_csfu_fixup without a branch: pa, pb the signed factors; a_other,
+ * b_other the halves of their words that the factors are not. */
+static inline uint32_t csfu_fixup(csfu_masks m, int32_t pa, int32_t pb, uint32_t a_other, uint32_t b_other)
+{
+    uint32_t a_neg = (uint32_t)(pa < 0), b_neg = (uint32_t)(pb < 0);
+    uint32_t both = (a_neg + b_neg) << 16;
+    uint32_t cross = ((a_neg & (uint32_t)(b_other != 0)) + (b_neg & (uint32_t)(a_other != 0))) << 16;
+    uint32_t envytools = both & ~all_if(pa == 0 || pb == 0);
+    return (both & m.ryujinx) | (cross & m.cross) | (envytools & m.envytools);
+}
+
 /* ---- IADD3 ---- */
 
 /* A source part is (x >> shift) & mask: the whole word, its low or its high
@@ -86,21 +108,18 @@ typedef struct {
     uint32_t a_other, b_other;        /* the other halves' shifts (CSFU's cross reading) */
     uint32_t psl;                     /* 16 under .PSL */
     uint32_t c_shift, c_mask, cbcc, mrg;  /* cbcc, mrg: all-ones masks */
-    uint32_t csfu_ryujinx, csfu_cross, csfu_envytools;  /* one of them all ones under .CSFU */
+    csfu_masks csfu;                  /* the reading under .CSFU; none otherwise */
     uint32_t x, cc;
 } xmad_masks;
 
 static xmad_masks xmad_decode(const maxwell_xmad_ctl *c, int csfu)
 {
-    bool csfu_on = c->cop == COP_CSFU;
     xmad_masks m = {.a_shift = c->a_h1 ? 16 : 0, .a_sign = c->sa ? 0x8000 : 0, .b_sign = c->sb ? 0x8000 : 0,
                     .a_other = c->a_h1 ? 0 : 16, .b_other = c->b_h1 ? 0 : 16, .psl = c->psl ? 16 : 0,
                     .c_shift = c->cop == COP_CHI ? 16 : 0,
                     .c_mask = c->cop == COP_CLO || c->cop == COP_CHI ? 0xffff : 0xffffffffu,
                     .cbcc = all_if(c->cop == COP_CBCC), .mrg = all_if(c->mrg),
-                    .csfu_ryujinx = all_if(csfu_on && csfu == CSFU_RYUJINX),
-                    .csfu_cross = all_if(csfu_on && csfu == CSFU_CROSS),
-                    .csfu_envytools = all_if(csfu_on && csfu != CSFU_RYUJINX && csfu != CSFU_CROSS),
+                    .csfu = csfu_select(c->cop == COP_CSFU, csfu),
                     .x = c->x, .cc = all_if(c->cc)};
     if (c->sb_imm) {
         m.b_const = c->imm & 0xffff;  /* zero-extended, H0 implied (the cross reading still reads b_h1) */
@@ -122,12 +141,7 @@ LANES_ENTRY void xmad_many(const xmad_masks *mp, const uint32_t *restrict w, siz
         int32_t pa = ext16((ra >> m.a_shift) & 0xffff, m.a_sign);
         int32_t pb = ext16((sb >> m.b_shift) & 0xffff, m.b_sign);
         uint32_t p = ((uint32_t)pa * (uint32_t)pb) << m.psl;
-        uint32_t a_neg = (uint32_t)(pa < 0), b_neg = (uint32_t)(pb < 0);
-        uint32_t both = (a_neg + b_neg) << 16;
-        uint32_t cross = ((a_neg & (uint32_t)(((sb >> m.b_other) & 0xffff) != 0)) +
-                          (b_neg & (uint32_t)(((ra >> m.a_other) & 0xffff) != 0))) << 16;
-        uint32_t envytools = both & ~all_if(pa == 0 || pb == 0);
-        uint32_t fixup = (both & m.csfu_ryujinx) | (cross & m.csfu_cross) | (envytools & m.csfu_envytools);
+        uint32_t fixup = csfu_fixup(m.csfu, pa, pb, (ra >> m.a_other) & 0xffff, (sb >> m.b_other) & 0xffff);
         uint32_t cv = ((sc >> m.c_shift) & m.c_mask) + ((sb << 16) & m.cbcc) - fixup;
         uint32_t cin = (((cc_in >> 2) & 1) + ((cc_in >> 3) & 1)) & (0 - m.x);
         uint64_t sum = (uint64_t)p + cv + cin;
@@ -177,8 +191,7 @@ LANES_ENTRY void imul_imm16_many(uint32_t imm, const uint32_t *restrict w, size_
  * mod 2^32: exact exactly where the reading's F equals 2^16*k. */
 LANES_ENTRY void imad_hi_s32_many(int csfu, const uint32_t *restrict w, size_t n, uint32_t *restrict out)
 {
-    uint32_t ryujinx = all_if(csfu == CSFU_RYUJINX), cross = all_if(csfu == CSFU_CROSS);
-    uint32_t envytools = ~(ryujinx | cross);
+    csfu_masks reading = csfu_select(true, csfu);
     for (size_t t = 0; t < n; t++) {
         uint32_t a = w[3 * t], b = w[3 * t + 1], c = w[3 * t + 2];
         int32_t a1 = (int32_t)a >> 16, b1 = (int32_t)b >> 16;
@@ -186,12 +199,7 @@ LANES_ENTRY void imad_hi_s32_many(int csfu, const uint32_t *restrict w, size_t n
         int64_t x = (int64_t)a0 * b1, y = (int64_t)a1 * b0 + ((a0 * b0) >> 16);
         uint32_t k = ((uint32_t)(x < 0) + (uint32_t)(y < 0)) << 16;
         uint32_t hi = (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32);
-        uint32_t a_neg = (uint32_t)(a1 < 0), b_neg = (uint32_t)(b1 < 0);
-        uint32_t both = (a_neg + b_neg) << 16;
-        uint32_t f_cross = ((a_neg & (uint32_t)(b0 != 0)) + (b_neg & (uint32_t)(a0 != 0))) << 16;
-        uint32_t f_envytools = both & ~all_if(a1 == 0 || b1 == 0);
-        uint32_t f = (both & ryujinx) | (f_cross & cross) | (f_envytools & envytools);
-        out[t] = hi + c + k - f;
+        out[t] = hi + c + k - csfu_fixup(reading, a1, b1, a0, b0);
     }
 }
 

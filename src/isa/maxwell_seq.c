@@ -58,21 +58,7 @@ maxwell_xmad_ctl maxwell_seq_xmad(const maxwell_seq_step *s, uint32_t imm)
                               .cop = s->cop, .sb_imm = s->imm, .imm = s->imm ? imm : 0};
 }
 
-/* The steps' controls, decoded once for any number of tuples. */
-typedef struct {
-    maxwell_xmad_ctl xmad[MAXWELL_SEQ_STEPS];
-    maxwell_iadd3_ctl rs;
-} seq_controls;
-
-static void decode(const maxwell_seq *seq, uint32_t imm, seq_controls *c)
-{
-    c->rs = (maxwell_iadd3_ctl){.shift = SHIFT_RS};
-    for (unsigned i = 0; i < seq->n; i++)
-        if (!seq->step[i].iadd3_rs)
-            c->xmad[i] = maxwell_seq_xmad(&seq->step[i], imm);
-}
-
-static uint32_t run(const maxwell_seq *seq, const seq_controls *c, int csfu, const uint32_t *words, unsigned n_words)
+uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words)
 {
     uint32_t r[MAXWELL_SEQ_REGS] = {0};
     for (unsigned i = 0; i < n_words && i < RZ; i++)
@@ -80,15 +66,13 @@ static uint32_t run(const maxwell_seq *seq, const seq_controls *c, int csfu, con
     const maxwell_seq_step *s = seq->step;
     for (unsigned i = 0; i < seq->n; i++) {
         s = &seq->step[i];
-        r[s->dst] = s->iadd3_rs ? maxwell_iadd3(&c->rs, r[s->src[0]], r[s->src[1]], r[s->src[2]], 0, NULL)
-                                : maxwell_xmad(&c->xmad[i], csfu, r[s->src[0]], r[s->src[1]], r[s->src[2]], 0, NULL);
+        if (s->iadd3_rs) {
+            maxwell_iadd3_ctl c = {.shift = SHIFT_RS};
+            r[s->dst] = maxwell_iadd3(&c, r[s->src[0]], r[s->src[1]], r[s->src[2]], 0, NULL);
+        } else {
+            maxwell_xmad_ctl c = maxwell_seq_xmad(s, imm);
+            r[s->dst] = maxwell_xmad(&c, csfu, r[s->src[0]], r[s->src[1]], r[s->src[2]], 0, NULL);
+        }
     }
     return r[s->dst];
-}
-
-uint32_t maxwell_seq_run(const maxwell_seq *seq, int csfu, uint32_t imm, const uint32_t *words, unsigned n_words)
-{
-    seq_controls c;
-    decode(seq, imm, &c);
-    return run(seq, &c, csfu, words, n_words);
 }
