@@ -554,14 +554,92 @@ static inline __attribute__((always_inline)) void gather_strided(const uint32_t 
         v[t] = (base[t * stride] & keep) ^ flip;
 }
 
+/* The first three words of m tuples of 3 or 4 words each, into three
+ * arrays, sixteen tuples at a time: whole vectors loaded and each array's
+ * words picked from them by shuffles (vpermt2d where AVX-512 is present).
+ * Words picked one at a time cost 1.07 ns a tuple for the three, these
+ * 0.13 (GCC 12 -O3, this machine's AVX-512); the compiler's own code for a
+ * constant stride of 3 or 4 is gather instructions, slower still. */
+typedef uint32_t v16w __attribute__((vector_size(64)));
+
+LANES v16w load16(const uint32_t *p)
+{
+    v16w x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+LANES void store16(uint32_t *p, v16w x) { memcpy(p, &x, sizeof x); }
+
+LANES void three_of_three(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    v16w x0 = load16(w), x1 = load16(w + 16), x2 = load16(w + 32);
+    /* Tuple t's words are 3t, 3t+1, 3t+2: eleven (ten) of each array's
+     * sixteen lie in x0 and x1, the rest in x2. */
+    v16w p = __builtin_shufflevector(x0, x1, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    v16w q = __builtin_shufflevector(x0, x1, 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0);
+    v16w r = __builtin_shufflevector(x0, x1, 2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+    store16(a, __builtin_shufflevector(p, x2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29));
+    store16(b, __builtin_shufflevector(q, x2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30));
+    store16(c, __builtin_shufflevector(r, x2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31));
+}
+
+/* Word j of each of sixteen four-word tuples: 4t + j, eight in each pair of vectors. */
+#define FOUR_LANE(j) j, j + 4, j + 8, j + 12, j + 16, j + 20, j + 24, j + 28
+#define LOW_EIGHT_OF_EACH 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+
+LANES void three_of_four(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    v16w x0 = load16(w), x1 = load16(w + 16), x2 = load16(w + 32), x3 = load16(w + 48);
+    v16w lo, hi;
+    lo = __builtin_shufflevector(x0, x1, FOUR_LANE(0), FOUR_LANE(1));
+    hi = __builtin_shufflevector(x2, x3, FOUR_LANE(0), FOUR_LANE(1));
+    store16(a, __builtin_shufflevector(lo, hi, LOW_EIGHT_OF_EACH));
+    store16(b, __builtin_shufflevector(lo, hi, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31));
+    lo = __builtin_shufflevector(x0, x1, FOUR_LANE(2), FOUR_LANE(2));
+    hi = __builtin_shufflevector(x2, x3, FOUR_LANE(2), FOUR_LANE(2));
+    store16(c, __builtin_shufflevector(lo, hi, LOW_EIGHT_OF_EACH));
+}
+
+LANES_ENTRY void first_three_words(const uint32_t *w, size_t stride, size_t m, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    size_t t = 0;
+    if (stride == 3)
+        for (; t + 16 <= m; t += 16)
+            three_of_three(w + 3 * t, a + t, b + t, c + t);
+    else
+        for (; t + 16 <= m; t += 16)
+            three_of_four(w + 4 * t, a + t, b + t, c + t);
+    for (; t < m; t++) {
+        a[t] = w[t * stride];
+        b[t] = w[t * stride + 1];
+        c[t] = w[t * stride + 2];
+    }
+}
+
+/* Whether a plan's sources are the first three words of tuples of 3 or 4. */
+static bool first_three(const source_plan *s)
+{
+    size_t stride = s->stride[0];
+    return (stride == 3 || stride == 4) && s->stride[1] == stride && s->stride[2] == stride &&
+           s->base[1] == s->base[0] + 1 && s->base[2] == s->base[0] + 2;
+}
+
 /* source() for a block, its plan's fields hoisted out of the loop (through
- * source() itself the batch paths ran 1.2-1.35x slower).  A literal (stride
- * 0) and the two-word tuples of the K forms get constant strides: 1.5-2.5x
- * faster there.  Constant strides of 3 and 4 were 4x slower (the compiler
- * turns them into gather instructions, slow on this AMD CPU): those stay
- * one load a word. */
+ * source() itself the batch paths ran 1.2-1.35x slower).  The first three
+ * words of 3- or 4-word tuples (every f32 form but the K forms) are
+ * unpacked together; a literal (stride 0) and the two-word tuples of the K
+ * forms get constant strides: 1.5-2.5x faster there. */
 static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK])
 {
+    if (first_three(s)) {
+        first_three_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2]);
+        for (int i = 0; i < 3; i++)
+            if (s->keep[i] != ~0u || s->flip[i])
+                for (size_t t = 0; t < m; t++)
+                    v[i][t] = (v[i][t] & s->keep[i]) ^ s->flip[i];
+        return;
+    }
     for (int i = 0; i < 3; i++) {
         size_t stride = s->stride[i];
         const uint32_t *base = s->base[i] + first * stride;
@@ -603,10 +681,51 @@ static void f32_blocks(const isa_instance *in, const uint32_t *words, const sour
     }
 }
 
-/* V_DIV_FMAS: the kernel's fma where VCC is clear; where it scales, the
- * exact sum rounded to odd in double, scaled (exactly) and rounded once to
- * f32, or the f32 fma scaled and rounded again (the model parameter's
- * order). */
+/* V_DIV_FMAS's scaled result, four lanes at a time: the exact sum rounded
+ * to odd in double (fp_fast_sum_to_odd's TwoSum, the odd step as a
+ * select), scaled by 2^k (exact: the smallest nonzero product, 2^-298,
+ * stays normal in double) and rounded once to f32; or, in the other order,
+ * the f32 fma scaled and rounded again.  A zero, infinite or NaN sum is
+ * scaled as it is, as the scalar form returns it. */
+LANES v4d lanes_of(const uint32_t *p)
+{
+    v4f f;
+    memcpy(&f, p, sizeof f);
+    return __builtin_convertvector(f, v4d);
+}
+
+LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *fma,
+                       const int32_t *k, bool once, uint32_t *out)
+{
+    v4d scale = (v4d)(((v4l){k[0], k[1], k[2], k[3]} + 1023) << 52), S;
+    if (once) {
+        v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c);
+        S = P + C;
+        v4d bb = S - P, E = (P - (S - bb)) + (C - bb);
+        v4l bits = (v4l)S;
+        v4l finite = ((bits & ~SIGN_BIT) < ALL(0x7ff0000000000000LL)) & (S != 0);
+        v4l odd_step = finite & (E != 0) & ((bits & 1) == 0);
+        v4l toward = pick(((bits ^ (v4l)E) < 0), ALL(-1), ALL(1));  /* E against S's sign: down in magnitude */
+        S = (v4d)(bits + (odd_step & toward));
+    } else {
+        S = lanes_of(fma);
+    }
+    v4f r = __builtin_convertvector(S * scale, v4f);
+    v4w w = (v4w)r;
+    v4w nan = (v4w)((w & 0x7fffffffu) > 0x7f800000u);
+    w = (w & ~nan) | (0x7fc00000u & nan);
+    memcpy(out, &w, sizeof w);
+}
+
+LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *fma,
+                              const int32_t *k, size_t n, bool once, uint32_t *out)
+{
+    for (size_t j = 0; j < n; j += 4)  /* the arrays hold n rounded up to four */
+        four_scaled(a + j, b + j, c + j, fma + j, k + j, once, out + j);
+}
+
+/* V_DIV_FMAS: the kernel's fma where VCC is clear; scaled_lanes' result
+ * where VCC is set (the model parameter's order). */
 static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK], size_t m,
                          uint32_t *out)
 {
@@ -619,14 +738,22 @@ static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t
         set[k] = (uint16_t)t;
         k += words[t * n_in + 3] & 1;
     }
-    bool once = in->param[PARAM_DIV_FMAS_ORDER] == 0;
-    for (size_t j = 0; j < k; j++) {
-        size_t t = set[j];
-        double scale = fp_pow2(rdna2_div_fmas_scale(in, words[t * n_in + 2]));
-        float r = once ? (float)(fp_fast_sum_to_odd(f32_value(v[0][t]), f32_value(v[1][t]), f32_value(v[2][t])) * scale)
-                       : (float)((double)fp_ffrom(out[t]) * scale);
-        out[t] = f32_canonical(fp_fbits(r));
+    /* Their sources packed, padded with ones to a multiple of four lanes. */
+    uint32_t pa[F32_BLOCK + 3], pb[F32_BLOCK + 3], pc[F32_BLOCK + 3], pf[F32_BLOCK + 3], r[F32_BLOCK + 3];
+    int32_t scale[F32_BLOCK + 3];
+    size_t padded = (k + 3) & ~(size_t)3;
+    for (size_t j = 0; j < padded; j++) {
+        size_t t = set[j < k ? j : 0];
+        bool real = j < k;
+        pa[j] = real ? v[0][t] : 0x3f800000u;
+        pb[j] = real ? v[1][t] : 0x3f800000u;
+        pc[j] = real ? v[2][t] : 0x3f800000u;
+        pf[j] = real ? out[t] : 0x3f800000u;
+        scale[j] = real ? rdna2_div_fmas_scale(in, words[t * n_in + 2]) : 0;
     }
+    scaled_lanes(pa, pb, pc, pf, scale, padded, in->param[PARAM_DIV_FMAS_ORDER] == 0, r);
+    for (size_t j = 0; j < k; j++)
+        out[set[j]] = r[j];
 }
 
 /* The legacy form on contiguous words: flushes as selects, a hardware
