@@ -202,13 +202,14 @@ static uint16_t mix16_one(uint32_t a, uint32_t b, uint32_t c, bool once)
 
 #if defined(__x86_64__)
 /* Four lanes in double: the product and TwoSum, the odd fix-up in 64-bit
- * integer lanes, vcvtpd2ps to nearest even and (once) f32_of_odd's step as
- * a 32-bit integer lane, vcvtps2ph to nearest even. */
+ * integer lanes, (once) the rounding to odd at f32's precision on the
+ * double's bits, vcvtpd2ps to nearest even (exact after that step, where it
+ * matters), vcvtps2ph to nearest even.  f32_of_odd's way (convert, convert
+ * back, compare, step) cost a third more. */
 __attribute__((target("avx2,f16c"))) static void mix16_x4(const uint32_t *a, const uint32_t *b, const uint32_t *c,
                                                           uint16_t *r, size_t n, bool once)
 {
     const __m256i exp_mask = _mm256_set1_epi64x(0x7ff0000000000000ll), one = _mm256_set1_epi64x(1);
-    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll));
     for (size_t i = 0; i + 4 <= n; i += 4) {
         __m256d da = _mm256_cvtps_pd(_mm_loadu_ps((const float *)(a + i)));
         __m256d db = _mm256_cvtps_pd(_mm_loadu_ps((const float *)(b + i)));
@@ -223,17 +224,20 @@ __attribute__((target("avx2,f16c"))) static void mix16_x4(const uint32_t *a, con
         __m256i step = _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_xor_si256(ei, si)), one);
         __m256i fix = _mm256_and_si256(step, _mm256_and_si256(finite, _mm256_and_si256(inexact, even)));
         __m256d odd = _mm256_castsi256_pd(_mm256_add_epi64(si, fix));
-        __m128 f = _mm256_cvtpd_ps(odd);
         if (once) {
-            __m256d back = _mm256_cvtps_pd(f);
-            __m256d off = _mm256_cmp_pd(back, odd, _CMP_NEQ_OQ);  /* false for NaN */
-            __m256d up = _mm256_cmp_pd(_mm256_and_pd(back, magnitude), _mm256_and_pd(odd, magnitude), _CMP_LT_OQ);
-            __m256d dir = _mm256_and_pd(off, _mm256_blendv_pd(_mm256_set1_pd(-1.0), _mm256_set1_pd(1.0), up));
-            __m128i fi = _mm_castps_si128(f);
-            __m128i even32 = _mm_cmpeq_epi32(_mm_and_si128(fi, _mm_set1_epi32(1)), _mm_setzero_si128());
-            __m128i step32 = _mm_and_si128(_mm256_cvtpd_epi32(dir), even32);
-            f = _mm_castsi128_ps(_mm_add_epi32(fi, step32));
+            /* To odd at f32's 24 bits on the double itself: cut the 29 bits
+             * below, and set the lowest kept bit when any was set.  The
+             * conversion is then exact for a normal f32 value; below
+             * f32's normal range, or above its largest, the value is far
+             * outside f16's, where f32's rounding of it cannot change the
+             * f16 result (+-0, +-infinity). */
+            __m256i below = _mm256_set1_epi64x(0x1fffffff);
+            __m256i oi = _mm256_castpd_si256(odd);
+            __m256i cut = _mm256_cmpeq_epi64(_mm256_and_si256(oi, below), _mm256_setzero_si256());
+            __m256i sticky = _mm256_andnot_si256(cut, _mm256_set1_epi64x(0x20000000));
+            odd = _mm256_castsi256_pd(_mm256_or_si256(_mm256_andnot_si256(below, oi), sticky));
         }
+        __m128 f = _mm256_cvtpd_ps(odd);
         __m128i h = _mm_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
         h = _mm_blendv_epi8(h, _mm_set1_epi16(0x7e00), nan);

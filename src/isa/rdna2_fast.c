@@ -588,7 +588,7 @@ LANES void three_of_three(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t 
 #define FOUR_LANE(j) j, j + 4, j + 8, j + 12, j + 16, j + 20, j + 24, j + 28
 #define LOW_EIGHT_OF_EACH 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
 
-LANES void three_of_four(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c)
+LANES void three_of_four(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
 {
     v16w x0 = load16(w), x1 = load16(w + 16), x2 = load16(w + 32), x3 = load16(w + 48);
     v16w lo, hi;
@@ -596,12 +596,16 @@ LANES void three_of_four(const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *
     hi = __builtin_shufflevector(x2, x3, FOUR_LANE(0), FOUR_LANE(1));
     store16(a, __builtin_shufflevector(lo, hi, LOW_EIGHT_OF_EACH));
     store16(b, __builtin_shufflevector(lo, hi, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31));
-    lo = __builtin_shufflevector(x0, x1, FOUR_LANE(2), FOUR_LANE(2));
-    hi = __builtin_shufflevector(x2, x3, FOUR_LANE(2), FOUR_LANE(2));
+    lo = __builtin_shufflevector(x0, x1, FOUR_LANE(2), FOUR_LANE(3));
+    hi = __builtin_shufflevector(x2, x3, FOUR_LANE(2), FOUR_LANE(3));
     store16(c, __builtin_shufflevector(lo, hi, LOW_EIGHT_OF_EACH));
+    if (d)
+        store16(d, __builtin_shufflevector(lo, hi, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31));
 }
 
-LANES_ENTRY void first_three_words(const uint32_t *w, size_t stride, size_t m, uint32_t *a, uint32_t *b, uint32_t *c)
+/* d, where not NULL, gets the fourth word of four-word tuples. */
+LANES_ENTRY void tuple_words(const uint32_t *w, size_t stride, size_t m, uint32_t *a, uint32_t *b, uint32_t *c,
+                             uint32_t *d)
 {
     size_t t = 0;
     if (stride == 3)
@@ -609,11 +613,13 @@ LANES_ENTRY void first_three_words(const uint32_t *w, size_t stride, size_t m, u
             three_of_three(w + 3 * t, a + t, b + t, c + t);
     else
         for (; t + 16 <= m; t += 16)
-            three_of_four(w + 4 * t, a + t, b + t, c + t);
+            three_of_four(w + 4 * t, a + t, b + t, c + t, d ? d + t : NULL);
     for (; t < m; t++) {
         a[t] = w[t * stride];
         b[t] = w[t * stride + 1];
         c[t] = w[t * stride + 2];
+        if (d)
+            d[t] = w[t * stride + 3];
     }
 }
 
@@ -633,7 +639,7 @@ static bool first_three(const source_plan *s)
 static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK])
 {
     if (first_three(s)) {
-        first_three_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2]);
+        tuple_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2], NULL);
         for (int i = 0; i < 3; i++)
             if (s->keep[i] != ~0u || s->flip[i])
                 for (size_t t = 0; t < m; t++)
@@ -772,21 +778,35 @@ LANES_ENTRY void mad32_block(const uint32_t *a, const uint32_t *b, const uint32_
  * operations, then the fused multiply-adds eight at a time. */
 #define MIX_BLOCK 512
 
-static void mix_source_block(const isa_instance *in, const uint32_t *words, int i, size_t m, uint32_t *f)
+/* One source of a block from its unpacked words w: the register's f32, or
+ * the half op_sel picks, with the modifiers. */
+static void mix_source_block(const isa_instance *in, const uint32_t *w, int i, size_t m, uint32_t *f)
 {
-    const isa_op *op = in->op;
     bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
-    const uint32_t *w = words + op->src[i];
     if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
+        uint32_t keep = abs ? 0x7fffffffu : ~0u, flip = neg ? 0x80000000u : 0;
         for (size_t t = 0; t < m; t++)
-            f[t] = rdna2_sign_mods(w[t * op->n_in], 0x80000000u, abs, neg);
+            f[t] = (w[t] & keep) ^ flip;
         return;
     }
     unsigned shift = 16 * BIT(in->ctrl[CTRL_OP_SEL], i);
+    uint16_t keep = abs ? 0x7fff : 0xffff, flip = neg ? 0x8000 : 0;
     uint16_t h[MIX_BLOCK];
     for (size_t t = 0; t < m; t++)
-        h[t] = (uint16_t)rdna2_sign_mods((w[t * op->n_in] >> shift) & 0xffff, 0x8000, abs, neg);
+        h[t] = (uint16_t)(((w[t] >> shift) & keep) ^ flip);
     fp_fast_f16_to_f32_array(h, f, m);
+}
+
+/* The three sources of a block of MIX tuples (their first three words:
+ * every MIX row's src is {0, 1, 2}), and the fourth word (D) into d where
+ * not NULL. */
+static void mix_sources_block(const isa_instance *in, const uint32_t *words, size_t m, uint32_t v[3][MIX_BLOCK],
+                              uint32_t *d)
+{
+    uint32_t w[3][MIX_BLOCK];
+    tuple_words(words, in->op->n_in, m, w[0], w[1], w[2], d);
+    for (int i = 0; i < 3; i++)
+        mix_source_block(in, w[i], i, m, v[i]);
 }
 
 static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
@@ -794,8 +814,7 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
     uint32_t v[3][MIX_BLOCK];
     for (size_t first = 0; first < n; first += MIX_BLOCK) {
         size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
-        for (int i = 0; i < 3; i++)
-            mix_source_block(in, words + first * in->op->n_in, i, m, v[i]);
+        mix_sources_block(in, words + first * in->op->n_in, m, v, NULL);
         fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
         if (in->ctrl[CTRL_CLAMP])
             for (size_t t = 0; t < m; t++)
@@ -810,17 +829,20 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
 {
     const isa_op *op = in->op;
     bool once = rdna2_mix_rounds_once(in);
-    uint32_t v[3][MIX_BLOCK];
+    uint32_t v[3][MIX_BLOCK], d[MIX_BLOCK];
     uint16_t h[MIX_BLOCK];
+    /* rdna2_put_half as a mask and a shift. */
+    bool hi = op->flags & RDNA2_DST_HI;
+    uint32_t kept = hi ? 0xffffu : 0xffff0000u, shift = hi ? 16 : 0;
     for (size_t first = 0; first < n; first += MIX_BLOCK) {
         size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
-        for (int i = 0; i < 3; i++)
-            mix_source_block(in, words + first * op->n_in, i, m, v[i]);
+        mix_sources_block(in, words + first * op->n_in, m, v, d);
         fp_fast_mix16_array(v[0], v[1], v[2], h, m, once);
-        for (size_t t = 0; t < m; t++) {
-            uint32_t r = in->ctrl[CTRL_CLAMP] ? (uint32_t)rdna2_clamp(in, &fp_f16, h[t]) : h[t];
-            out[first + t] = rdna2_put_half(words[(first + t + 1) * op->n_in - 1], r, op->flags & RDNA2_DST_HI);
-        }
+        if (in->ctrl[CTRL_CLAMP])
+            for (size_t t = 0; t < m; t++)
+                h[t] = (uint16_t)rdna2_clamp(in, &fp_f16, h[t]);
+        for (size_t t = 0; t < m; t++)
+            out[first + t] = (d[t] & kept) | (uint32_t)h[t] << shift;
     }
 }
 
