@@ -8,8 +8,11 @@
  *   exact     tuples/s of the exact model (impl->eval: the 128-bit kit, no
  *             trace);
  *   hw        tuples/s of a plain loop of the hardware's fused multiply-add
- *             over the same tuples (the physical limit of any host model);
- *             "-" for tiles;
+ *             over the same tuples (the issue's physical limit: one
+ *             instruction a tuple); "-" for tiles;
+ *   hw_vector tuples/s of the FMA instruction in vectors over the same
+ *             operands already unpacked into arrays: the instruction's own
+ *             throughput, which vector batch paths are held to as well;
  *   pipeline  cases/s of eng_make_cases on one thread, 1,024 cases a call
  *             (construction, class verification, host evaluation, as a
  *             campaign's generation threads do) plus a comparison of the outputs
@@ -19,7 +22,7 @@
  *             batches, inputs already in the buffer), submit to fence.
  * Host figures are one thread, each timed for at least --seconds (0.3).
  * Output: comment lines (#) and one line per op of KEY=VALUE fields (op,
- * kind, tuples, fast, batch, exact, hw, pipeline, device, same), numbers as
+ * kind, tuples, fast, batch, exact, hw, pipeline, device, same, hw_vector), numbers as
  * rates per second, "-" where there is none; scripts/bench formats them.
  * kind: f32 (scalar f32 RDNA 2), f16, packed (v_pk_*), mix (v_fma_mix*),
  * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when the
@@ -88,6 +91,49 @@ static void fma_loop_k(const uint32_t *w, unsigned n, uint32_t k_bits, bool k_is
     }
 }
 
+/* A stricter limit: the FMA instruction in vectors, as wide as the CPU has,
+ * over three arrays already holding each tuple's operands (those fma_loop
+ * and fma_loop_k read), so that no unpacking is counted at all.  The batch
+ * paths run vector code too, and a scalar loop is no ceiling for them.
+ * Intrinsics: the project builds with -frounding-math, under which GCC
+ * does not vectorize a loop of fmaf. */
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+__attribute__((target("avx512f"))) static unsigned fma_x16(const float *a, const float *b, const float *c, unsigned n,
+                                                           float *out)
+{
+    unsigned i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(out + i, _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i),
+                                                  _mm512_loadu_ps(c + i)));
+    return i;
+}
+
+__attribute__((target("avx2,fma"))) static unsigned fma_x8(const float *a, const float *b, const float *c, unsigned n,
+                                                           float *out)
+{
+    unsigned i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i),
+                                                  _mm256_loadu_ps(c + i)));
+    return i;
+}
+#endif
+
+static void fma_vector_loop(const float *a, const float *b, const float *c, unsigned n, float *out)
+{
+    unsigned i = 0;
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f"))
+        i = fma_x16(a, b, c, n, out);
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        i = fma_x8(a, b, c, n, out);
+#endif
+    for (; i < n; i++)
+        out[i] = __builtin_fmaf(a[i], b[i], c[i]);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -125,9 +171,30 @@ typedef struct {
     const uint32_t *words;
     uint32_t *out;
     unsigned count;
+    float *operand[3];  /* each tuple's operands as fma_loop reads them (RUN_HW_VECTOR) */
 } bench_set;
 
-enum { RUN_FAST, RUN_BATCH, RUN_EXACT, RUN_HW_FMA };
+enum { RUN_FAST, RUN_BATCH, RUN_EXACT, RUN_HW_FMA, RUN_HW_VECTOR };
+
+/* s->operand[] filled with what the scalar loops read: the words in the
+ * op's operand order, the literal K where an RDNA 2 op takes one. */
+static void unpack_operands(const bench_set *s)
+{
+    const isa_op *op = s->in->op;
+    bool k_form = op->literal && op->n_in == 2 && !strcmp(op->family, "rdna2");
+    for (unsigned i = 0; i < s->count; i++) {
+        const uint32_t *t = s->words + (size_t)i * op->n_in;
+        uint32_t w[3] = {t[0], t[op->n_in > 1 ? 1 : 0], t[op->n_in > 2 ? 2 : 0]};
+        if (k_form) {
+            uint32_t k = s->in->ctrl[op->literal->ctrl];
+            bool k_is_b = op->src[1] == RDNA2_SRC_K;
+            w[1] = k_is_b ? k : t[1];
+            w[2] = k_is_b ? t[1] : k;
+        }
+        for (int j = 0; j < 3; j++)
+            memcpy(&s->operand[j][i], &w[j], 4);
+    }
+}
 
 static void run_once(const bench_set *s, int what)
 {
@@ -149,6 +216,9 @@ static void run_once(const bench_set *s, int what)
             fma_loop_k(s->words, s->count, s->in->ctrl[op->literal->ctrl], op->src[1] == RDNA2_SRC_K, s->out);
         else
             fma_loop(s->words, op->n_in, s->count, s->out);
+        break;
+    case RUN_HW_VECTOR:
+        fma_vector_loop(s->operand[0], s->operand[1], s->operand[2], s->count, (float *)s->out);
         break;
     }
 }
@@ -294,7 +364,8 @@ int main(int argc, char **argv)
         all[c] = (gen_class)c;
     size_t in_words = (size_t)batch_size * 8, out_words = (size_t)batch_size * 2;
     uint32_t *words = malloc(in_words * 4), *out = malloc(out_words * 4), *ref = malloc(out_words * 4);
-    if (!words || !out || !ref) {
+    float *operands = malloc((size_t)batch_size * 3 * sizeof *operands);
+    if (!words || !out || !ref || !operands) {
         fprintf(stderr, "bench: out of memory\n");
         return 4;
     }
@@ -326,15 +397,18 @@ int main(int argc, char **argv)
         }
         for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
-        bench_set s = {&in, words, out, count};
-        double fast = -1, fast_batch = -1, exact, hwfma = -1, pipeline, device = -1;
+        bench_set s = {&in, words, out, count, {operands, operands + batch_size, operands + 2 * (size_t)batch_size}};
+        double fast = -1, fast_batch = -1, exact, hwfma = -1, hwvector = -1, pipeline, device = -1;
         if (op->impl->fast)
             fast = timed(&s, RUN_FAST, seconds);
         if (op->impl->fast_batch)
             fast_batch = timed(&s, RUN_BATCH, seconds);
         exact = timed(&s, RUN_EXACT, seconds);
-        if (strcmp(kind, "tile"))
+        if (strcmp(kind, "tile")) {
             hwfma = timed(&s, RUN_HW_FMA, seconds);
+            unpack_operands(&s);
+            hwvector = timed(&s, RUN_HW_VECTOR, seconds);
+        }
 
         /* The pipeline over cases [2^20, 2^20 + count): a first pass keeps
          * the outputs as the copy; each timed pass makes the cases again
@@ -397,10 +471,10 @@ int main(int argc, char **argv)
             eng_module_free(&m);
         } else if (dev)
             fprintf(stderr, "bench: %s: %s\n", op->name, err);
-        char b[6][32];
-        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d\n", op->name, kind,
-               count, rate(fast, b[0]), rate(fast_batch, b[1]), rate(exact, b[2]), rate(hwfma, b[3]),
-               rate(pipeline, b[4]), rate(device, b[5]), same);
+        char b[7][32];
+        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s\n",
+               op->name, kind, count, rate(fast, b[0]), rate(fast_batch, b[1]), rate(exact, b[2]), rate(hwfma, b[3]),
+               rate(pipeline, b[4]), rate(device, b[5]), same, rate(hwvector, b[6]));
         fflush(stdout);
     }
     if (dev) {
@@ -409,6 +483,7 @@ int main(int argc, char **argv)
     }
     free(words);
     free(out);
+    free(operands);
     free(ref);
     return 0;
 }

@@ -49,9 +49,9 @@ LANES v4d widen_any(const uint32_t *p, v4l *subnormal, v4l *special)
     memcpy(&f, p, sizeof f);
     memcpy(&w, p, sizeof w);
     v4w e = (w >> 23) & 0xff, nonzero = (w & 0x7fffffffu) != 0;
-    *subnormal |= __builtin_convertvector((e == 0) & nonzero, v4l);
-    *special |= __builtin_convertvector((e == 0xff) | ~nonzero, v4l);
-    return __builtin_convertvector(f, v4d);
+    *subnormal |= widen_mask((e == 0) & nonzero);
+    *special |= widen_mask((e == 0xff) | ~nonzero);
+    return widen_f32(f);
 }
 
 /* One rounding of the exact value S + E (|E| <= ulp(S)/2, S nonzero where

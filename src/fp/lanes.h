@@ -24,6 +24,16 @@ typedef uint64_t v4u __attribute__((vector_size(32)));
 typedef float v4f __attribute__((vector_size(16)));
 typedef uint32_t v4w __attribute__((vector_size(16)));
 
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+/* Widening conversions, element by element: GCC 12 splits
+ * __builtin_convertvector's widening forms into halves (four or five
+ * instructions where one does), but makes one vcvtps2pd, vpmovsxdq or
+ * vpmovzxdq of these.  (Narrowing convertvector is one instruction.) */
+LANES v4d widen_f32(v4f x) { return (v4d){x[0], x[1], x[2], x[3]}; }
+LANES v4l widen_mask(v4i m) { return (v4l){m[0], m[1], m[2], m[3]}; }
+LANES v4u widen_u32(v4w w) { return (v4u){w[0], w[1], w[2], w[3]}; }
+
 #define SIGN_BIT INT64_MIN
 #define MANT ((((int64_t)1) << 52) - 1)
 #define TWO52 0x1p52

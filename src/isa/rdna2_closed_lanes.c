@@ -74,7 +74,7 @@ LANES v4u f32_bits(v4f x)
 {
     v4w w;
     __builtin_memcpy(&w, &x, sizeof w);
-    return __builtin_convertvector(w, v4u);
+    return widen_u32(w);
 }
 LANES v4l f32_finite(v4u bits) { return (v4l)((bits & 0x7f800000u) != 0x7f800000u); }
 LANES v4l unit_exp(lane_format F, v4l m) { return max_l(m, ALL(F.emin)) - (F.p - 1); }
@@ -91,7 +91,7 @@ LANES v4u double_bits(lane_format F, v4d y, v4l *ok)
     if (F.bits == 32) {
         v4f x = __builtin_convertvector(y, v4f);
         v4u bits = f32_bits(x);
-        *ok = (__builtin_convertvector(x, v4d) == y) & f32_finite(bits);
+        *ok = (widen_f32(x) == y) & f32_finite(bits);
         return bits;
     }
     v4d ay = dabs(y);
@@ -188,7 +188,7 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
     }
     case GEN_DOUBLE_ROUND: {
         /* A tie for the product rounded to f32. */
-        v4d xr = __builtin_convertvector(__builtin_convertvector(x, v4f), v4d);
+        v4d xr = widen_f32(__builtin_convertvector(x, v4f));
         v4d v = tie_values(F, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
         v4u bits = double_bits(F, pickd(xr < 0, -v, v) - xr, ok);
         *ok &= ~fail;
@@ -218,7 +218,7 @@ LANES void attempt(lane_format F, bool unfused, const int forced[3], gen_class c
     v4l usable = st->live;
     if (unfused) {
         /* The sum starts from the product rounded to f32, flushed when subnormal. */
-        pr.x = __builtin_convertvector(__builtin_convertvector(pr.x, v4f), v4d);
+        pr.x = widen_f32(__builtin_convertvector(pr.x, v4f));
         usable &= ~(dabs(pr.x) < 0x1p-126);
     }
     /* Only the usable lanes draw an addend's fourth word. */

@@ -634,17 +634,19 @@ static bool first_three(const source_plan *s)
 /* source() for a block, its plan's fields hoisted out of the loop (through
  * source() itself the batch paths ran 1.2-1.35x slower).  The first three
  * words of 3- or 4-word tuples (every f32 form but the K forms) are
- * unpacked together; a literal (stride 0) and the two-word tuples of the K
+ * unpacked together, and the fourth word of 4-word tuples into `fourth`
+ * (true: it was); a literal (stride 0) and the two-word tuples of the K
  * forms get constant strides: 1.5-2.5x faster there. */
-static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK])
+static bool gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK], uint32_t *fourth)
 {
     if (first_three(s)) {
-        tuple_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2], NULL);
+        tuple_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2],
+                    s->stride[0] == 4 ? fourth : NULL);
         for (int i = 0; i < 3; i++)
             if (s->keep[i] != ~0u || s->flip[i])
                 for (size_t t = 0; t < m; t++)
                     v[i][t] = (v[i][t] & s->keep[i]) ^ s->flip[i];
-        return;
+        return s->stride[0] == 4;
     }
     for (int i = 0; i < 3; i++) {
         size_t stride = s->stride[i];
@@ -656,6 +658,7 @@ static void gather_sources(const source_plan *s, size_t first, size_t m, uint32_
         default: gather_strided(base, stride, keep, flip, m, v[i]); break;
         }
     }
+    return false;
 }
 
 /* Clamp and omod where the controls ask for them. */
@@ -669,20 +672,20 @@ static void post_f32(const isa_instance *in, const source_plan *s, uint32_t *out
 /* A form's arithmetic on a block of gathered sources (fp_fast_fma32_array's shape). */
 typedef void f32_kernel(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 /* What a form changes after the kernel, on a block's tuples (words) and sources. */
-typedef void f32_fixup(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK], size_t m,
-                       uint32_t *out);
+typedef void f32_fixup(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK], const uint32_t *fourth,
+                       size_t m, uint32_t *out);
 
 /* The f32 forms in blocks: the sources, the kernel, the fix-up (or none), then clamp and omod. */
 static void f32_blocks(const isa_instance *in, const uint32_t *words, const source_plan *s, size_t n, uint32_t *out,
                        f32_kernel *kernel, f32_fixup *fixup)
 {
-    uint32_t v[3][F32_BLOCK];
+    uint32_t v[3][F32_BLOCK], fourth[F32_BLOCK];
     for (size_t first = 0; first < n; first += F32_BLOCK) {
         size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
-        gather_sources(s, first, m, v);
+        bool has_fourth = gather_sources(s, first, m, v, fourth);
         kernel(v[0], v[1], v[2], out + first, m);
         if (fixup)
-            fixup(in, words + first * in->op->n_in, v, m, out + first);
+            fixup(in, words + first * in->op->n_in, v, has_fourth ? fourth : NULL, m, out + first);
         post_f32(in, s, out + first, m);
     }
 }
@@ -697,15 +700,19 @@ LANES v4d lanes_of(const uint32_t *p)
 {
     v4f f;
     memcpy(&f, p, sizeof f);
-    return __builtin_convertvector(f, v4d);
+    return widen_f32(f);
 }
 
-LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *fma,
-                       const int32_t *k, bool once, uint32_t *out)
+LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *vcc, v4l big,
+                       v4l small, bool once, uint32_t *out)
 {
-    v4d scale = (v4d)(((v4l){k[0], k[1], k[2], k[3]} + 1023) << 52), S;
+    v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c), S;
+    /* rdna2_div_fmas_scale: by S2's exponent (the modifiers leave it be). */
+    v4w cw;
+    memcpy(&cw, c, sizeof cw);
+    v4l k = pick(widen_mask((v4i)((cw >> 23) & 0xff) > 127), big, small);
+    v4d scale = (v4d)((k + 1023) << 52);
     if (once) {
-        v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c);
         S = P + C;
         v4d bb = S - P, E = (P - (S - bb)) + (C - bb);
         v4l bits = (v4l)S;
@@ -714,52 +721,94 @@ LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
         v4l toward = pick(((bits ^ (v4l)E) < 0), ALL(-1), ALL(1));  /* E against S's sign: down in magnitude */
         S = (v4d)(bits + (odd_step & toward));
     } else {
-        S = lanes_of(fma);
+        S = lanes_of(out);
     }
     v4f r = __builtin_convertvector(S * scale, v4f);
-    v4w w = (v4w)r;
+    v4w w = (v4w)r, plain, set;
     v4w nan = (v4w)((w & 0x7fffffffu) > 0x7f800000u);
     w = (w & ~nan) | (0x7fc00000u & nan);
+    memcpy(&plain, out, sizeof plain);
+    memcpy(&set, vcc, sizeof set);
+    set = -(set & 1);
+    w = (w & set) | (plain & ~set);
     memcpy(out, &w, sizeof w);
 }
 
-LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *fma,
-                              const int32_t *k, size_t n, bool once, uint32_t *out)
+/* V_DIV_FMAS's scaled result on lanes packed together (all with VCC set):
+ * every lane computed in vectors, the last ones padded with ones. */
+LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, int32_t big,
+                              int32_t small, bool once, uint32_t *out)
 {
-    for (size_t j = 0; j < n; j += 4)  /* the arrays hold n rounded up to four */
-        four_scaled(a + j, b + j, c + j, fma + j, k + j, once, out + j);
+    static const uint32_t set[4] = {1, 1, 1, 1};
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        four_scaled(a + j, b + j, c + j, set, ALL(big), ALL(small), once, out + j);
+    if (j < n) {
+        uint32_t pa[4], pb[4], pc[4], po[4];
+        for (size_t i = 0; i < 4; i++) {
+            bool real = j + i < n;
+            pa[i] = real ? a[j + i] : 0x3f800000u;
+            pb[i] = real ? b[j + i] : 0x3f800000u;
+            pc[i] = real ? c[j + i] : 0x3f800000u;
+            po[i] = real ? out[j + i] : 0x3f800000u;
+        }
+        four_scaled(pa, pb, pc, set, ALL(big), ALL(small), once, po);
+        memcpy(out + j, po, (n - j) * sizeof *po);
+    }
 }
 
-/* V_DIV_FMAS: the kernel's fma where VCC is clear; scaled_lanes' result
- * where VCC is set (the model parameter's order). */
-static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK], size_t m,
-                         uint32_t *out)
+/* The common VCC lane without any rounding: where the fma's f32 result r
+ * and r * 2^k are both normal and above the lowest binade (biased
+ * exponents 2..254), rounding commutes with the exact scaling, so both
+ * orders' result is r with k added to its exponent.  (At exponent 1, r
+ * may be a subnormal sum rounded up to 2^-126, whose scaled value rounds
+ * to 24 bits instead.)  hard[t] marks the VCC lanes left for
+ * scaled_lanes. */
+LANES_ENTRY void scale_exponents(const uint32_t *c, const uint32_t *vcc, size_t m, int32_t big, int32_t small,
+                                 uint32_t *out, uint8_t *hard)
 {
-    /* The VCC tuples' indices first, without a branch: VCC is a coin flip
-     * in random tuples, and a branch on it mispredicted half the time. */
-    uint16_t set[F32_BLOCK];
-    size_t k = 0;
-    unsigned n_in = in->op->n_in;
     for (size_t t = 0; t < m; t++) {
-        set[k] = (uint16_t)t;
-        k += words[t * n_in + 3] & 1;
+        uint32_t r = out[t], set = vcc[t] & 1;
+        int32_t k = ((c[t] >> 23) & 0xff) > 127 ? big : small;
+        int32_t e = (int32_t)((r >> 23) & 0xff), ek = e + k;
+        uint32_t easy = (uint32_t)(e >= 2 && e <= 254 && ek >= 2 && ek <= 254);
+        out[t] = set & easy ? r + ((uint32_t)k << 23) : r;
+        hard[t] = (uint8_t)(set & ~easy & 1);
     }
-    /* Their sources packed, padded with ones to a multiple of four lanes. */
-    uint32_t pa[F32_BLOCK + 3], pb[F32_BLOCK + 3], pc[F32_BLOCK + 3], pf[F32_BLOCK + 3], r[F32_BLOCK + 3];
-    int32_t scale[F32_BLOCK + 3];
-    size_t padded = (k + 3) & ~(size_t)3;
-    for (size_t j = 0; j < padded; j++) {
-        size_t t = set[j < k ? j : 0];
-        bool real = j < k;
-        pa[j] = real ? v[0][t] : 0x3f800000u;
-        pb[j] = real ? v[1][t] : 0x3f800000u;
-        pc[j] = real ? v[2][t] : 0x3f800000u;
-        pf[j] = real ? out[t] : 0x3f800000u;
-        scale[j] = real ? rdna2_div_fmas_scale(in, words[t * n_in + 2]) : 0;
+}
+
+/* V_DIV_FMAS: the kernel's fma (in out) where VCC is clear, scaled where it
+ * is set: by the exponent where that is exact, else through scaled_lanes
+ * on the few lanes left, packed without a branch. */
+static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK],
+                         const uint32_t *fourth, size_t m, uint32_t *out)
+{
+    uint32_t vcc[F32_BLOCK];
+    if (!fourth) {
+        for (size_t t = 0; t < m; t++)
+            vcc[t] = words[t * in->op->n_in + 3];
+        fourth = vcc;
     }
-    scaled_lanes(pa, pb, pc, pf, scale, padded, in->param[PARAM_DIV_FMAS_ORDER] == 0, r);
+    bool fixed = in->param[PARAM_DIV_FMAS_SCALE] == 1;
+    int32_t big = fixed ? 32 : 64, small = fixed ? 32 : -64;
+    uint8_t hard[F32_BLOCK];
+    scale_exponents(v[2], fourth, m, big, small, out, hard);
+    uint16_t at[F32_BLOCK];
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        at[k] = (uint16_t)t;
+        k += hard[t];
+    }
+    uint32_t pa[F32_BLOCK], pb[F32_BLOCK], pc[F32_BLOCK], r[F32_BLOCK];
+    for (size_t j = 0; j < k; j++) {
+        pa[j] = v[0][at[j]];
+        pb[j] = v[1][at[j]];
+        pc[j] = v[2][at[j]];
+        r[j] = out[at[j]];
+    }
+    scaled_lanes(pa, pb, pc, k, big, small, in->param[PARAM_DIV_FMAS_ORDER] == 0, r);
     for (size_t j = 0; j < k; j++)
-        out[set[j]] = r[j];
+        out[at[j]] = r[j];
 }
 
 /* The legacy form on contiguous words: flushes as selects, a hardware
