@@ -534,11 +534,6 @@ static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t
               (op->ctrl_limit[CTRL_OMOD] && in->ctrl[CTRL_OMOD] && in->param[PARAM_OMOD] != 0);
 }
 
-static inline uint32_t source(const source_plan *s, int i, size_t t)
-{
-    return (s->base[i][t * s->stride[i]] & s->keep[i]) ^ s->flip[i];
-}
-
 /* Sources are gathered a block at a time into three arrays (with their
  * modifiers), so that the arithmetic runs on contiguous words, eight or
  * sixteen lanes at a time: one tuple at a time through the strided plan,
@@ -631,13 +626,13 @@ static bool first_three(const source_plan *s)
            s->base[1] == s->base[0] + 1 && s->base[2] == s->base[0] + 2;
 }
 
-/* source() for a block, its plan's fields hoisted out of the loop (through
- * source() itself the batch paths ran 1.2-1.35x slower).  The first three
+/* A block's sources by their plan, its fields hoisted out of the loop (a
+ * tuple at a time through the plan, the batch paths ran 1.2-1.35x slower).  The first three
  * words of 3- or 4-word tuples (every f32 form but the K forms) are
  * unpacked together, and the fourth word of 4-word tuples into `fourth`
  * (true: it was); a literal (stride 0) and the two-word tuples of the K
  * forms get constant strides: 1.5-2.5x faster there. */
-static bool gather_sources(const source_plan *s, size_t first, size_t m, uint32_t v[3][F32_BLOCK], uint32_t *fourth)
+static bool gather_sources(const source_plan *s, size_t first, size_t m, uint32_t *const v[3], uint32_t *fourth)
 {
     if (first_three(s)) {
         tuple_words(s->base[0] + first * s->stride[0], s->stride[0], m, v[0], v[1], v[2],
@@ -682,7 +677,7 @@ static void f32_blocks(const isa_instance *in, const uint32_t *words, const sour
     uint32_t v[3][F32_BLOCK], fourth[F32_BLOCK];
     for (size_t first = 0; first < n; first += F32_BLOCK) {
         size_t m = n - first < F32_BLOCK ? n - first : F32_BLOCK;
-        bool has_fourth = gather_sources(s, first, m, v, fourth);
+        bool has_fourth = gather_sources(s, first, m, (uint32_t *const[3]){v[0], v[1], v[2]}, fourth);
         kernel(v[0], v[1], v[2], out + first, m);
         if (fixup)
             fixup(in, words + first * in->op->n_in, v, has_fourth ? fourth : NULL, m, out + first);
@@ -1167,13 +1162,16 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         bool half_subnormal[VERDICT_BLOCK];
-        for (size_t t = 0; t < m; t++) {
-            const uint32_t *w = words + (first + t) * op->n_in;
-            half_subnormal[t] = false;
-            a[t] = mix ? mix_source_f32(in, w, 0, &half_subnormal[t]) : source(&s, 0, first + t);
-            b[t] = mix ? mix_source_f32(in, w, 1, &half_subnormal[t]) : source(&s, 1, first + t);
-            c[t] = mix ? mix_source_f32(in, w, 2, &half_subnormal[t]) : source(&s, 2, first + t);
-        }
+        if (mix)
+            for (size_t t = 0; t < m; t++) {
+                const uint32_t *w = words + (first + t) * op->n_in;
+                half_subnormal[t] = false;
+                a[t] = mix_source_f32(in, w, 0, &half_subnormal[t]);
+                b[t] = mix_source_f32(in, w, 1, &half_subnormal[t]);
+                c[t] = mix_source_f32(in, w, 2, &half_subnormal[t]);
+            }
+        else
+            gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_fma32_lanes(a, b, c, m, lanes);
         if (mix)
             mark_half_subnormals(lanes, half_subnormal, m);
@@ -1210,11 +1208,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     fp_fma_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
-        for (size_t t = 0; t < m; t++) {
-            a[t] = source(&s, 0, first + t);
-            b[t] = source(&s, 1, first + t);
-            c[t] = source(&s, 2, first + t);
-        }
+        gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
