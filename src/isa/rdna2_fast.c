@@ -896,27 +896,40 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
 
 static inline uint32_t f16_canonical(uint32_t h) { return (h & 0x7fff) > 0x7c00 ? 0x7e00 : h; }
 
+/* The f16 forms' halves of one source for a block: the half `shift`
+ * picks from each word, with the abs/neg masks. */
+static void halves_of(const uint32_t *w, unsigned shift, uint32_t keep, uint32_t flip, size_t m, uint16_t *h)
+{
+    for (size_t t = 0; t < m; t++)
+        h[t] = (uint16_t)((((w[t] >> shift) & 0xffffu) & keep) ^ flip);
+}
+
+/* Every f16 and packed row reads s0, s1, s2 from its first three words
+ * (src {0, 1, 2}); V_FMA_F16's D is its fourth, V_FMAC_F16's its third. */
 static void fma16_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
 {
     const isa_op *op = in->op;
     uint32_t sel = in->ctrl[CTRL_OP_SEL];
     source_plan s;
     plan_sources(in, words, 0x8000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
+    uint32_t w[4][HALF_BLOCK];
     uint16_t h[3][HALF_BLOCK], r[HALF_BLOCK];
+    const uint32_t *d = op->n_in == 4 ? w[3] : w[2];
+    bool hi = BIT(sel, 3);
+    uint32_t kept = hi ? 0xffffu : 0xffff0000u, shift = hi ? 16 : 0;
     for (size_t first = 0; first < n; first += HALF_BLOCK) {
         size_t m = n - first < HALF_BLOCK ? n - first : HALF_BLOCK;
-        for (size_t t = 0; t < m; t++) {
-            const uint32_t *w = words + (first + t) * op->n_in;
-            for (int i = 0; i < 3; i++)
-                h[i][t] = (uint16_t)((((w[op->src[i]] >> (16 * BIT(sel, i))) & 0xffff) & s.keep[i]) ^ s.flip[i]);
-        }
+        tuple_words(words + first * op->n_in, op->n_in, m, w[0], w[1], w[2], op->n_in == 4 ? w[3] : NULL);
+        for (int i = 0; i < 3; i++)
+            halves_of(w[i], 16 * BIT(sel, i), s.keep[i], s.flip[i], m, h[i]);
         fp_fast_fma16_array(h[0], h[1], h[2], r, m);
-        for (size_t t = 0; t < m; t++) {
-            uint32_t v = f16_canonical(r[t]);
-            if (s.post)
-                v = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, v));
-            out[first + t] = rdna2_put_half(words[(first + t) * op->n_in + op->n_in - 1], v, BIT(sel, 3));
-        }
+        for (size_t t = 0; t < m; t++)
+            r[t] = (uint16_t)f16_canonical(r[t]);
+        if (s.post)
+            for (size_t t = 0; t < m; t++)
+                r[t] = (uint16_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, r[t]));
+        for (size_t t = 0; t < m; t++)
+            out[first + t] = (d[t] & kept) | (uint32_t)r[t] << shift;
     }
 }
 
@@ -925,25 +938,23 @@ static void pk16_batch(const isa_instance *in, const uint32_t *words, size_t n, 
     const isa_op *op = in->op;
     uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
     uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
-    uint16_t h[3][2 * HALF_BLOCK], r[2 * HALF_BLOCK];
+    uint32_t w[3][HALF_BLOCK];
+    uint16_t h[2][3][HALF_BLOCK], r[2][HALF_BLOCK];
     for (size_t first = 0; first < n; first += HALF_BLOCK) {
         size_t m = n - first < HALF_BLOCK ? n - first : HALF_BLOCK;
-        for (size_t t = 0; t < m; t++) {
-            const uint32_t *w = words + (first + t) * op->n_in;
-            for (int lane = 0; lane < 2; lane++)
-                for (int i = 0; i < 3; i++)
-                    h[i][2 * t + lane] =
-                        (uint16_t)(((w[op->src[i]] >> (16 * BIT(sel[lane], i))) & 0xffff) ^ (BIT(neg[lane], i) << 15));
+        tuple_words(words + first * op->n_in, op->n_in, m, w[0], w[1], w[2], NULL);
+        for (int lane = 0; lane < 2; lane++) {
+            for (int i = 0; i < 3; i++)
+                halves_of(w[i], 16 * BIT(sel[lane], i), 0xffffu, BIT(neg[lane], i) << 15, m, h[lane][i]);
+            fp_fast_fma16_array(h[lane][0], h[lane][1], h[lane][2], r[lane], m);
+            for (size_t t = 0; t < m; t++)
+                r[lane][t] = (uint16_t)f16_canonical(r[lane][t]);
+            if (in->ctrl[CTRL_CLAMP])
+                for (size_t t = 0; t < m; t++)
+                    r[lane][t] = (uint16_t)rdna2_clamp(in, &fp_f16, r[lane][t]);
         }
-        fp_fast_fma16_array(h[0], h[1], h[2], r, 2 * m);
-        for (size_t t = 0; t < m; t++) {
-            uint32_t lo = f16_canonical(r[2 * t]), hi = f16_canonical(r[2 * t + 1]);
-            if (in->ctrl[CTRL_CLAMP]) {
-                lo = (uint32_t)rdna2_clamp(in, &fp_f16, lo);
-                hi = (uint32_t)rdna2_clamp(in, &fp_f16, hi);
-            }
-            out[first + t] = lo | hi << 16;
-        }
+        for (size_t t = 0; t < m; t++)
+            out[first + t] = r[0][t] | (uint32_t)r[1][t] << 16;
     }
 }
 
