@@ -281,7 +281,116 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
     }
 }
 
+/* ---- the special class (rdna2_construct.c's design_special) ----
+ *
+ * Each source one of gen_special_kind's kinds two times in three, else a
+ * normal value of exponent class_target(GEN_TIE) / 2; rounds of three
+ * sources until some source is a zero, an infinity or a NaN (64 at most).
+ * A case's draws per source: one word, and where it is not a special kind,
+ * two more (class_target's gen_range, gen_value_with_exp's fraction). */
+
+/* gen_special_kind: kind 0 zero, 1 infinity, 2 quiet NaN, 3 signalling NaN
+ * (payload, never 0), 4 largest finite, 5 smallest normal, 6 smallest
+ * subnormal, 7 one, 8 largest subnormal; the payload from w's low bits. */
+LANES v4u special_kind_bits(lane_format F, v4l sign, v4u w, v4l kind)
+{
+    int64_t fb = F.p - 1, all_exp = 2 * (int64_t)F.bias + 1;
+    v4l frac_max = ALL(((int64_t)1 << fb) - 1), quiet = ALL((int64_t)1 << (fb - 1));
+    v4l payload = (v4l)w & (quiet - 1);
+    v4l biased = (((kind >= 1) & (kind <= 3)) & all_exp) | ((kind == 4) & (all_exp - 1)) | ((kind == 5) & 1) |
+                 ((kind == 7) & F.bias);
+    v4l frac = ((kind == 2) & (quiet | payload)) | ((kind == 3) & (payload | bit(payload == 0))) |
+               (((kind == 4) | (kind == 8)) & frac_max) | ((kind == 6) & 1);
+    return (v4u)((bit(sign) << (F.bits - 1)) | (biased << fb) | frac);
+}
+
+/* One source for the live lanes: its encoding where they draw it, and
+ * whether it is special. */
+LANES v4u special_source(lane_format F, int lo, int hi, streams *st, v4l *hit)
+{
+    v4u w = next(st, st->live);
+    v4l pick_ = (v4l)(((w >> 32) * 27) >> 32), sign = (v4l)((w >> 31) & 1) != 0;
+    v4l special = pick_ < 18, kind = pick_ >> 1;
+    v4u sk = special_kind_bits(F, sign, w, kind);
+    /* The others: gen_range(lo, hi) (gen_below's scaling), then the fraction. */
+    v4l other = st->live & ~special;
+    v4u t = next(st, other);
+    v4l target = lo + (v4l)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
+    v4l e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
+    v4u f = next(st, other);
+    v4u normal = value_bits(F, sign, e, f);
+    *hit |= special & (kind < GEN_SPECIAL_KIND_FINITE);
+    return (v4u)pick(special, (v4l)sk, (v4l)normal);
+}
+
+/* Up to 64 rounds per case; each round packs the cases still without a
+ * special source four to a vector (as closed_lanes packs its attempts: a
+ * group of four run until all four hit took half again as long).  v[k]
+ * holds case k's latest round. */
+LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n,
+                         uint64_t (*v)[3])
+{
+    uint32_t todo[2][CLOSED_LANES_MAX];
+    size_t m = n;
+    for (size_t k = 0; k < n; k++)
+        todo[0][k] = (uint32_t)k;
+    for (int round = 0; round < 64 && m; round++) {
+        const uint32_t *now = todo[round & 1];
+        uint32_t *later = todo[~round & 1];
+        size_t left = 0;
+        for (size_t i = 0; i < m; i += 4) {
+            size_t lanes = m - i < 4 ? m - i : 4;
+            streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+            for (size_t j = 0; j < lanes; j++) {
+                st.s[j] = rng[which[now[i + j]]].s;
+                st.live[j] = -1;
+            }
+            v4l hit = ALL(0);
+            v4u out[3];
+            for (int src = 0; src < 3; src++)
+                out[src] = special_source(F, lo, hi, &st, &hit);
+            for (size_t j = 0; j < lanes; j++) {
+                uint32_t k = now[i + j];
+                rng[which[k]].s = st.s[j];
+                v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
+                if (!hit[j])
+                    later[left++] = k;
+            }
+        }
+        m = left;
+    }
+}
+
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
+
+LANES_ENTRY void special_f32(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    special_lanes(F32, lo, hi, rng, which, n, v);
+}
+
+LANES_ENTRY void special_f16(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    special_lanes(F16, lo, hi, rng, which, n, v);
+}
+
+bool rdna2_special_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, int tie_lo)
+{
+    /* The normal values' exponents (tie_lo / 2 and up, C's division) must stay normal. */
+    return fixed < 0 && (dest == &fp_f32 || dest == &fp_f16) && fmt[0] == dest && fmt[1] == dest &&
+           fmt[2] == dest && tie_lo / 2 >= dest->emin;
+}
+
+void rdna2_special_lanes(const fp_format *f, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
+                         uint64_t (*v)[3])
+{
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (f == &fp_f32)
+            special_f32(tie_lo, tie_hi, rng, which + first, m, v + first);
+        else
+            special_f16(tie_lo, tie_hi, rng, which + first, m, v + first);
+    }
+}
 
 LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, int floor, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)

@@ -134,6 +134,17 @@ static int lowest_bit(const fp_format *f) { return f->emin - (int)f->precision +
 /* c narrower than the destination: the f16 c of V_FMA_MIX_F32. */
 static bool narrow_c(const lane_spec *s) { return s->fmt[2]->precision < s->dest->precision; }
 
+/* The range of the tie class's product exponents, where c is no narrower
+ * than the destination: from the lowest with every product bit on c's grid
+ * to one below the top binade. */
+static void tie_target_range(const lane_spec *s, int *lo, int *hi)
+{
+    *lo = product_floor(s);
+    *hi = s->dest->emax - 1;
+    if (*lo > *hi)
+        *lo = *hi - 4;
+}
+
 static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget)
 {
     const fp_format *d = s->dest, *fc = s->fmt[2];
@@ -168,9 +179,8 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
             *budget = (int)(d->precision + fc->precision) - 3;
             return gen_range(r, lowest_bit(fc) + *budget - 1, fc->emax + (int)d->precision - 1);
         }
-        int lo = product_floor(s), hi = d->emax - 1;
-        if (lo > hi)
-            lo = hi - 4;
+        int lo, hi;
+        tie_target_range(s, &lo, &hi);
         return gen_range(r, lo, hi);
     }
     }
@@ -709,6 +719,17 @@ static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *
     uint64_t got[CLOSED_BLOCK][3];
     bool ok[CLOSED_BLOCK];
     for (int lane = 0; lane < lanes; lane++) {
+        if (c == GEN_SPECIAL) {
+            /* design_special's values, then design_lane's sign step. */
+            int lo, hi;
+            tie_target_range(s, &lo, &hi);
+            rdna2_special_lanes(s->dest, lo, hi, rng, which, m, got);
+            for (size_t k = 0; k < m; k++) {
+                respect_forced_signs(s, got[k]);
+                memcpy(v[which[k]][lane], got[k], sizeof got[k]);
+            }
+            continue;
+        }
         rdna2_closed_lanes(s->dest, s->unfused, s->forced_sign, c, rng, which, m, got, ok);
         for (size_t k = 0; k < m; k++) {
             if (!ok[k])
@@ -762,6 +783,9 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         closed[k] = rdna2_closed_covers(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
+    int tie_lo, tie_hi;
+    tie_target_range(&s, &tie_lo, &tie_hi);
+    closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
         construct_block(in, &s, closed, c + first, r + first, m, words + first * in->op->n_in, reachable + first);

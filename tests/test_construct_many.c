@@ -1,0 +1,84 @@
+/* A family's construct_many against construct, case by case: the same
+ * words, the same answer, and each case's stream left where construct
+ * leaves it.  Campaigns build cases many at a time, while replay, repro and
+ * the rebuild of a miss build one at a time: a case must be the same
+ * either way, or a finding could not be reproduced.  Every op that has
+ * construct_many, every class it takes, over the control blocks of a
+ * campaign (eng_block_instance: the plain encoding first, then drawn
+ * controls and literals), in counts that do not fill the last vector.
+ * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "engine/plan.h"
+#include "isa/classify.h"
+
+enum { CASES = 301 };  /* per class and block: more than one closed block's worth of fours, not a multiple of four */
+
+static uint32_t one_words[CASES * ISA_MAX_IN], many_words[CASES * ISA_MAX_IN];
+static gen_rng one_rng[CASES], many_rng[CASES];
+static bool one_reach[CASES], many_reach[CASES];
+static gen_class cls[CASES];
+static unsigned long said;  /* differences printed, at most a few */
+
+/* Cases of class c (all of them, or interleaved with the op's other
+ * classes as a campaign asks for them); the number that differ. */
+static unsigned long compare(const isa_instance *in, const gen_class *mine, unsigned n_mine, int only, uint64_t seed)
+{
+    const isa_op *op = in->op;
+    for (unsigned i = 0; i < CASES; i++) {
+        cls[i] = only >= 0 ? mine[only] : mine[i % n_mine];
+        one_rng[i] = many_rng[i] = gen_rng_for(seed, (uint64_t)cls[i], i);
+    }
+    memset(one_words, 0, sizeof one_words);
+    memset(many_words, 0, sizeof many_words);
+    op->impl->construct_many(in, cls, many_rng, CASES, many_words, many_reach);
+    unsigned long differ = 0;
+    for (unsigned i = 0; i < CASES; i++) {
+        one_reach[i] = op->impl->construct(in, cls[i], &one_rng[i], one_words + (size_t)i * op->n_in);
+        bool same = one_reach[i] == many_reach[i] && one_rng[i].s == many_rng[i].s &&
+                    !memcmp(one_words + (size_t)i * op->n_in, many_words + (size_t)i * op->n_in,
+                            op->n_in * sizeof one_words[0]);
+        differ += !same;
+        if (!same && said++ < 4)
+            CHECK(0, "%s class %s case %u (seed %llu): construct %08x %08x %08x reach %d, construct_many %08x %08x %08x "
+                  "reach %d%s",
+                  op->name, gen_class_name(cls[i]), i, (unsigned long long)seed, one_words[i * op->n_in],
+                  one_words[i * op->n_in + 1], op->n_in > 2 ? one_words[i * op->n_in + 2] : 0, one_reach[i],
+                  many_words[i * op->n_in], many_words[i * op->n_in + 1],
+                  op->n_in > 2 ? many_words[i * op->n_in + 2] : 0, many_reach[i],
+                  one_rng[i].s != many_rng[i].s ? "; streams differ" : "");
+    }
+    return differ;
+}
+
+int main(void)
+{
+    const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
+    unsigned blocks = env ? (unsigned)strtoul(env, NULL, 10) : 24;
+    if (blocks < 1)
+        blocks = 24;
+    gen_class all[GEN_CLASS_COUNT];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    unsigned long differ = 0, ops = 0, runs = 0;
+    for (unsigned o = 0; o < isa_op_count(); o++) {
+        const isa_op *op = isa_op_at(o);
+        if (!op->translated || !op->impl->construct_many || op->n_in > ISA_MAX_IN)
+            continue;
+        gen_class mine[GEN_CLASS_COUNT];
+        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        isa_instance tmpl, in;
+        isa_instance_default(&tmpl, op);
+        ops++;
+        for (unsigned b = 0; b < blocks; b++) {
+            eng_block_instance(&tmpl, false, false, 7, b, mine, n_mine, &in);
+            for (int k = -1; k < (int)n_mine; k++, runs++)
+                differ += compare(&in, mine, n_mine, k, 1000 + b);
+        }
+    }
+    CHECK(ops >= 16, "%lu ops with construct_many", ops);
+    CHECK(differ == 0, "%lu cases differ", differ);
+    printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ\n", ops, runs, CASES, differ);
+    return check_report("construct-many");
+}
