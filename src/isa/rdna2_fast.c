@@ -1239,20 +1239,23 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
 
 /* The f16 and packed forms' sources of one lane, for tuples [first,
  * first + m): the halves select picks, after abs and negate, as f32 bit
- * patterns (F16C where present), and which tuples have a subnormal one. */
+ * patterns (F16C where present), and which tuples have a subnormal one.
+ * Their rows read s0, s1, s2 from the first three words. */
 static void half_lane_sources(const isa_instance *in, const uint32_t *words, size_t first, size_t m, uint32_t select,
                               uint32_t negate, uint32_t abs, uint32_t *a, uint32_t *b, uint32_t *c, bool *subnormal)
 {
     source_plan s;
     plan_sources(in, words, 0x8000u, abs, negate, &s);
+    uint32_t w[3][VERDICT_BLOCK];
     uint16_t h[3][VERDICT_BLOCK];
+    tuple_words(words + first * in->op->n_in, in->op->n_in, m, w[0], w[1], w[2], NULL);
+    for (int i = 0; i < 3; i++)
+        halves_of(w[i], 16 * BIT(select, i), s.keep[i], s.flip[i], m, h[i]);
     for (size_t t = 0; t < m; t++) {
-        subnormal[t] = false;
-        for (int i = 0; i < 3; i++) {
-            uint32_t x = (((s.base[i][(first + t) * s.stride[i]] >> (16 * BIT(select, i))) & 0xffffu) & s.keep[i]) ^ s.flip[i];
-            h[i][t] = (uint16_t)x;
-            subnormal[t] |= (x & 0x7c00u) == 0 && (x & 0x3ffu);
-        }
+        bool sub = false;
+        for (int i = 0; i < 3; i++)
+            sub |= (h[i][t] & 0x7c00u) == 0 && (h[i][t] & 0x3ffu);
+        subnormal[t] = sub;
     }
     fp_fast_f16_to_f32_array(h[0], a, m);
     fp_fast_f16_to_f32_array(h[1], b, m);
