@@ -627,11 +627,11 @@ static bool first_three(const source_plan *s)
 }
 
 /* A block's sources by their plan, its fields hoisted out of the loop (a
- * tuple at a time through the plan, the batch paths ran 1.2-1.35x slower).  The first three
- * words of 3- or 4-word tuples (every f32 form but the K forms) are
- * unpacked together, and the fourth word of 4-word tuples into `fourth`
- * (true: it was); a literal (stride 0) and the two-word tuples of the K
- * forms get constant strides: 1.5-2.5x faster there. */
+ * tuple at a time through the plan, the batch paths ran 1.2-1.35x
+ * slower).  The first three words of 3- or 4-word tuples (every f32 form
+ * but the K forms) are unpacked together, and the fourth word of 4-word
+ * tuples into `fourth` (true: it was); a literal (stride 0) and the
+ * two-word tuples of the K forms get constant strides: 1.5-2.5x faster. */
 static bool gather_sources(const source_plan *s, size_t first, size_t m, uint32_t *const v[3], uint32_t *fourth)
 {
     if (first_three(s)) {
@@ -698,8 +698,8 @@ LANES v4d lanes_of(const uint32_t *p)
     return widen_f32(f);
 }
 
-LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *vcc, v4l big,
-                       v4l small, bool once, uint32_t *out)
+LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, v4l big, v4l small, bool once,
+                       uint32_t *out)
 {
     v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c), S;
     /* rdna2_div_fmas_scale: by S2's exponent (the modifiers leave it be). */
@@ -719,13 +719,9 @@ LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
         S = lanes_of(out);
     }
     v4f r = __builtin_convertvector(S * scale, v4f);
-    v4w w = (v4w)r, plain, set;
+    v4w w = (v4w)r;
     v4w nan = (v4w)((w & 0x7fffffffu) > 0x7f800000u);
     w = (w & ~nan) | (0x7fc00000u & nan);
-    memcpy(&plain, out, sizeof plain);
-    memcpy(&set, vcc, sizeof set);
-    set = -(set & 1);
-    w = (w & set) | (plain & ~set);
     memcpy(out, &w, sizeof w);
 }
 
@@ -734,10 +730,9 @@ LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
 LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, int32_t big,
                               int32_t small, bool once, uint32_t *out)
 {
-    static const uint32_t set[4] = {1, 1, 1, 1};
     size_t j = 0;
     for (; j + 4 <= n; j += 4)
-        four_scaled(a + j, b + j, c + j, set, ALL(big), ALL(small), once, out + j);
+        four_scaled(a + j, b + j, c + j, ALL(big), ALL(small), once, out + j);
     if (j < n) {
         uint32_t pa[4], pb[4], pc[4], po[4];
         for (size_t i = 0; i < 4; i++) {
@@ -747,7 +742,7 @@ LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32
             pc[i] = real ? c[j + i] : 0x3f800000u;
             po[i] = real ? out[j + i] : 0x3f800000u;
         }
-        four_scaled(pa, pb, pc, set, ALL(big), ALL(small), once, po);
+        four_scaled(pa, pb, pc, ALL(big), ALL(small), once, po);
         memcpy(out + j, po, (n - j) * sizeof *po);
     }
 }
