@@ -191,22 +191,42 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
  * subnormal K reaches below 2^-149).  Only an encoding for gen_addend. */
 static const fp_format f32_product = {.name = "f32-product", .bits = 35, .exp_bits = 11, .precision = 24, .emin = -1022, .emax = 1023, .bias = 1023};
 
+/* y (an f32, or an f32_product) as a double, where it is finite and its
+ * exponent within +-1000 (so that scaling it by a power of two of f32's
+ * range stays exact in double); false: the exact kit takes it. */
+static bool y_as_double(const fp_format *fy, uint64_t y, double *out)
+{
+    if (fy == &fp_f32) {
+        *out = fp_fast_f32_to_double((uint32_t)y);
+        return __builtin_isfinite(*out);
+    }
+    unsigned biased = (unsigned)(y >> 23) & 0x7ff;
+    if (biased < 23 || biased > 2023)
+        return false;  /* subnormal, zero, infinite, NaN or far out: the kit's */
+    double m = (double)((1u << 23) | (y & 0x7fffff)) * fp_pow2((int)biased - 1023 - 23);
+    *out = (y >> 34) & 1 ? -m : m;
+    return true;
+}
+
 /* K is the addend: build the product y so that K + y aims, then split y
  * into a power of two times b. */
 static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     /* The legacy forms flush K like any other source, and round the product
      * to f32 (flushed) before the sum: y must then be an f32 itself. */
-    fp_value k = val(&fp_f32, s->unfused ? fp_flush_bits(&fp_f32, s->fixed_bits) : s->fixed_bits);
+    uint32_t k_bits = (uint32_t)(s->unfused ? fp_flush_bits(&fp_f32, s->fixed_bits) : s->fixed_bits);
     const fp_format *fy = s->unfused || c == GEN_DOUBLE_ROUND ? &fp_f32 : &f32_product;
     uint64_t y;
-    if (!gen_addend(k, fy, s->dest, aim_of(c), r, &y))
+    /* gen_addend of an f32 K is gen_addend_double's (K is exact in double). */
+    if (!gen_addend_double(fp_fast_f32_to_double(k_bits), fy, s->dest, aim_of(c), r, &y))
         return false;
-    fp_value yv = val(fy, y);
-    if (yv.kind != FPK_FINITE)
+    double yd;
+    bool in_double = y_as_double(fy, y, &yd);
+    fp_value yv = in_double ? fp_zero(false) : val(fy, y);
+    if (in_double ? yd == 0 : yv.kind != FPK_FINITE)
         return false;
     /* a = +-2^e near 1, moved as far as b = y / a needs to stay an f32. */
-    int my = fp_msb(yv);
+    int my = in_double ? fp_dexp(fp_dabs(yd)) : fp_msb(yv);
     int e = clampi(gen_range(r, -8, 8), my - fp_f32.emax, my - fp_f32.emin);
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product that rounds to y: a near one, b = y / a. */
@@ -223,7 +243,16 @@ static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uin
         v[1] = bb;
         return true;
     }
-    fp_value a = fp_from_int(gen_coin(r), 1, e);
+    bool a_negative = gen_coin(r);
+    if (in_double && e >= fp_f32.emin && e <= fp_f32.emax) {
+        /* a a normal power of two: b = y / a exact in double (y's exponent within +-1000). */
+        v[0] = (uint64_t)a_negative << 31 | (uint64_t)(e + fp_f32.bias) << 23;
+        double b = fp_dabs(yd) * fp_pow2(-e);
+        return gen_double_bits(&fp_f32, (yd < 0) != a_negative ? -b : b, &v[1]);
+    }
+    if (in_double)
+        yv = val(fy, y);
+    fp_value a = fp_from_int(a_negative, 1, e);
     v[0] = fp_round(&fp_f32, a, FP_RNE, 0);
     fp_value b = fp_scale(yv, -e);
     b.sign = yv.sign != a.sign;
