@@ -240,6 +240,18 @@ LANES void attempt(lane_format F, bool unfused, const int forced[3], gen_class c
     *done = ok;
 }
 
+/* The streams of a group of up to four cases (case now[j] in lane j), the
+ * lanes past them dead. */
+LANES streams group_streams(const gen_rng *rng, const uint32_t *which, const uint32_t *now, size_t lanes)
+{
+    streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    for (size_t j = 0; j < lanes; j++) {
+        st.s[j] = rng[which[now[j]]].s;
+        st.live[j] = -1;
+    }
+    return st;
+}
+
 /* Up to eight attempts per case, as rdna2_closed_lane makes them; each
  * round packs the cases still without a design four to a vector (k: the
  * case's position in which[] and v[]). */
@@ -258,11 +270,7 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
         size_t left = 0;
         for (size_t i = 0; i < m; i += 4) {
             size_t lanes = m - i < 4 ? m - i : 4;
-            streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-            for (size_t j = 0; j < lanes; j++) {
-                st.s[j] = rng[which[now[i + j]]].s;
-                st.live[j] = -1;
-            }
+            streams st = group_streams(rng, which, now + i, lanes);
             v4u out[3];
             v4l done;
             attempt(F, unfused, forced, c, floor, &st, out, &done);
@@ -340,11 +348,7 @@ LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint
         size_t left = 0;
         for (size_t i = 0; i < m; i += 4) {
             size_t lanes = m - i < 4 ? m - i : 4;
-            streams st = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-            for (size_t j = 0; j < lanes; j++) {
-                st.s[j] = rng[which[now[i + j]]].s;
-                st.live[j] = -1;
-            }
+            streams st = group_streams(rng, which, now + i, lanes);
             v4l hit = ALL(0);
             v4u out[3];
             for (int src = 0; src < 3; src++)
