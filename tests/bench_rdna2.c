@@ -12,7 +12,7 @@
  *             instruction a tuple); "-" for tiles;
  *   hw_vector tuples/s of the FMA instruction in vectors over the same
  *             operands already unpacked into arrays: the instruction's own
- *             throughput, which vector batch paths are held to as well;
+ *             throughput, printed beside hw (the targets stay against hw);
  *   pipeline  cases/s of eng_make_cases on one thread, 1,024 cases a call
  *             (construction, class verification, host evaluation, as a
  *             campaign's generation threads do) plus a comparison of the outputs

@@ -29,11 +29,12 @@ static uint32_t eval(const char *op, const char *ctrl, const char *param, uint32
         memcpy(many + i * o->n_in, w, o->n_in * sizeof *w);
     if (o->impl->fast_batch) {
         o->impl->fast_batch(&in, many, COPIES, got);
-        for (unsigned i = 0; i < COPIES; i++)
-            if (got[i * o->n_out] != out[0]) {
-                CHECK(0, "%s %s %s: batch path %08x, exact model %08x (copy %u)", op, ctrl ? ctrl : "",
-                      param ? param : "", got[i * o->n_out], out[0], i);
-                break;
+        unsigned bad = 0;
+        for (unsigned i = 0; i < COPIES * o->n_out && !bad; i++)
+            if (got[i] != out[i % o->n_out]) {
+                CHECK(0, "%s %s %s: batch path word %u %08x, exact model %08x (copy %u)", op, ctrl ? ctrl : "",
+                      param ? param : "", i % o->n_out, got[i], out[i % o->n_out], i / o->n_out);
+                bad = 1;
             }
     }
     return out[0];

@@ -192,8 +192,8 @@ static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget
 static const fp_format f32_product = {.name = "f32-product", .bits = 35, .exp_bits = 11, .precision = 24, .emin = -1022, .emax = 1023, .bias = 1023};
 
 /* y (an f32, or an f32_product) as a double, where it is finite and its
- * exponent within +-1000 (so that scaling it by a power of two of f32's
- * range stays exact in double); false: the exact kit takes it. */
+ * exponent within -999..1000 (so that scaling it by a power of two of
+ * f32's range stays exact in double); false: the exact kit takes it. */
 static bool y_as_double(const fp_format *fy, uint64_t y, double *out)
 {
     if (fy == &fp_f32) {
@@ -201,7 +201,7 @@ static bool y_as_double(const fp_format *fy, uint64_t y, double *out)
         return __builtin_isfinite(*out);
     }
     unsigned biased = (unsigned)(y >> 23) & 0x7ff;
-    if (biased < 23 || biased > 2023)
+    if (biased < 24 || biased > 2023)
         return false;  /* subnormal, zero, infinite, NaN or far out: the kit's */
     double m = (double)((1u << 23) | (y & 0x7fffff)) * fp_pow2((int)biased - 1023 - 23);
     *out = (y >> 34) & 1 ? -m : m;
@@ -740,8 +740,9 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 }
 
 /* A block's cases of one closed-form class, lane by lane, four at a time
- * (rdna2_closed_lanes); a design that runs out of attempts falls back to a
- * random one at once, as design_lane does, before the next lane draws. */
+ * (rdna2_closed_lanes; the special class rdna2_special_lanes, which always
+ * makes one); a design that runs out of attempts falls back to a random
+ * one at once, as design_lane does, before the next lane draws. */
 static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *rng, const uint32_t *which, size_t m,
                            uint64_t (*v)[2][3])
 {
