@@ -15,7 +15,9 @@
 
 /* The builds for each instruction set, chosen at load time.  Static, with
  * exported names calling them: clang 14 does not give a non-static
- * target_clones function its plain name. */
+ * target_clones function its plain name.  An entry point passes its
+ * helpers scalars and pointers, never a vector by value: clang refuses
+ * that in the plain x86-64 clone (the AVX calling convention differs). */
 #define LANES_ENTRY static __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 typedef double v4d __attribute__((vector_size(32)));

@@ -698,14 +698,14 @@ LANES v4d lanes_of(const uint32_t *p)
     return widen_f32(f);
 }
 
-LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, v4l big, v4l small, bool once,
+LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, int32_t big, int32_t small, bool once,
                        uint32_t *out)
 {
     v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c), S;
     /* rdna2_div_fmas_scale: by S2's exponent (the modifiers leave it be). */
     v4w cw;
     memcpy(&cw, c, sizeof cw);
-    v4l k = pick(widen_mask((v4i)((cw >> 23) & 0xff) > 127), big, small);
+    v4l k = pick(widen_mask((v4i)((cw >> 23) & 0xff) > 127), ALL(big), ALL(small));
     v4d scale = (v4d)((k + 1023) << 52);
     if (once) {
         S = P + C;
@@ -732,7 +732,7 @@ LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32
 {
     size_t j = 0;
     for (; j + 4 <= n; j += 4)
-        four_scaled(a + j, b + j, c + j, ALL(big), ALL(small), once, out + j);
+        four_scaled(a + j, b + j, c + j, big, small, once, out + j);
     if (j < n) {
         uint32_t pa[4], pb[4], pc[4], po[4];
         for (size_t i = 0; i < 4; i++) {
@@ -742,7 +742,7 @@ LANES_ENTRY void scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32
             pc[i] = real ? c[j + i] : 0x3f800000u;
             po[i] = real ? out[j + i] : 0x3f800000u;
         }
-        four_scaled(pa, pb, pc, ALL(big), ALL(small), once, po);
+        four_scaled(pa, pb, pc, big, small, once, po);
         memcpy(out + j, po, (n - j) * sizeof *po);
     }
 }
