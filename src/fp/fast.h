@@ -133,6 +133,11 @@ typedef struct {
     uint16_t flags;    /* FP_LANE_* */
 } fp_fma_lane;
 void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
+/* The same of (a*b + c) * 2^k[i], the exact sum scaled before its one
+ * rounding (|k| <= 64; msb and big of the scaled values; the source flags
+ * of a, b and c as they are). */
+void fp_fast_fma32_scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                                fp_fma_lane *out);
 /* round_f16(round_f32(a*b + c)), the f32 rounding to odd (one correct
  * rounding to f16 in effect) or to nearest; the f16 rounding is reported
  * (msb and big: the exact sum's).  a, b, c: f32 bit patterns (halves

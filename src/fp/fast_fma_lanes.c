@@ -172,11 +172,21 @@ LANES void unrounded_sums(rounded *r, v4d S, v4d P, int sign_at, int64_t inf, in
  * the hardware's sum: +0 unless both are -0), each rounded exactly.  A
  * subnormal source's product is exact in double as well (at least 2^-298,
  * a normal double). */
-LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, int64_t nan, fp_fma_lane *out)
+LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, int64_t nan,
+                      fp_fma_lane *out)
 {
     v4l sub = ALL(0), special = ALL(0);
     v4d A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     v4d P = A * B, E;
+    if (k) {
+        /* (a*b + c) * 2^k: the product and c scaled, exactly (2^-362 and
+         * 2^320 are the extremes, both normal doubles). */
+        v4i kk;
+        memcpy(&kk, k, sizeof kk);
+        v4d scale = (v4d)((widen_mask(kk) + 1023) << 52);
+        P *= scale;
+        C *= scale;
+    }
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
     rounded r = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
@@ -237,17 +247,21 @@ static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t 
     }
 }
 
-ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                       fp_fma_lane *out)
 {
     int64_t nan = (int64_t)fp_default_nan(&fp_f32);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_fused(a + i, b + i, c + i, nan, out + i);
+        four_fused(a + i, b + i, c + i, k ? k + i : NULL, nan, out + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
+        int32_t pk[4] = {0};
         fp_fma_lane po[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_fused(pa, pb, pc, nan, po);
+        if (k)
+            memcpy(pk, k + i, (n - i) * sizeof *k);
+        four_fused(pa, pb, pc, k ? pk : NULL, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }
@@ -286,7 +300,13 @@ ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, s
 
 void fp_fast_fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
 {
-    fma32_lanes(a, b, c, n, out);
+    fma32_lanes(a, b, c, NULL, n, out);
+}
+
+void fp_fast_fma32_scaled_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                                fp_fma_lane *out)
+{
+    fma32_lanes(a, b, c, k, n, out);
 }
 
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,

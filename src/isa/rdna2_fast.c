@@ -1160,13 +1160,19 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                            const uint32_t *want)
 {
     const isa_op *op = in->op;
-    bool mix = op->form == RDNA2_MIX32;
+    bool mix = op->form == RDNA2_MIX32, div_fmas = op->form == RDNA2_DIV_FMAS;
+    /* V_DIV_FMAS scaling the exact sum (the order that rounds once): its
+     * VCC lanes are fused lanes of the scaled sum (div_fmas()); the other
+     * order's VCC lanes round twice, through fast_one. */
+    bool scaled = div_fmas && in->param[PARAM_DIV_FMAS_ORDER] == 0;
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
-    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
+    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK], fourth[VERDICT_BLOCK], dr_want[VERDICT_BLOCK];
+    int32_t k[VERDICT_BLOCK];
     fp_fma_lane lanes[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
+        const uint32_t *lane_want = want + first;
         bool half_subnormal[VERDICT_BLOCK];
         if (mix)
             for (size_t t = 0; t < m; t++) {
@@ -1176,19 +1182,40 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 b[t] = mix_source_f32(in, w, 1, &half_subnormal[t]);
                 c[t] = mix_source_f32(in, w, 2, &half_subnormal[t]);
             }
-        else
-            gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
-        fp_fast_fma32_lanes(a, b, c, m, lanes);
+        else if (!gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, fourth) && div_fmas)
+            for (size_t t = 0; t < m; t++)
+                fourth[t] = words[(first + t) * op->n_in + 3];
+        if (scaled) {
+            /* k per lane (0 where VCC is clear); the double-round test of
+             * the lanes, below, wants unscaled sums: VCC lanes get their own. */
+            bool fixed = in->param[PARAM_DIV_FMAS_SCALE] == 1;
+            for (size_t t = 0; t < m; t++) {
+                bool set = fourth[t] & 1;
+                k[t] = set ? (fixed ? 32 : ((c[t] >> 23) & 0xff) > 127 ? 64 : -64) : 0;
+                dr_want[t] = set ? want[first + t] & ~(1u << GEN_DOUBLE_ROUND) : want[first + t];
+            }
+            lane_want = dr_want;
+            fp_fast_fma32_scaled_lanes(a, b, c, k, m, lanes);
+        } else {
+            fp_fast_fma32_lanes(a, b, c, m, lanes);
+        }
         if (mix)
             mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
-        double_round_lanes(a, b, c, lanes, want + first, m, dr);
+        double_round_lanes(a, b, c, lanes, lane_want, m, dr);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
-            if (!(lanes[t].flags & FP_LANE_DONE) || (op->form == RDNA2_DIV_FMAS && (w[3] & 1))) {
+            bool vcc = div_fmas && (fourth[t] & 1);
+            if (!(lanes[t].flags & FP_LANE_DONE) || (vcc && !scaled)) {
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
+            }
+            if (vcc && (want[i] & (1u << GEN_DOUBLE_ROUND))) {
+                double scale = fp_pow2(k[t]);
+                lane sum = {.dest = &fp_f32, .product = f32_value(a[t]) * f32_value(b[t]) * scale,
+                            .addend = f32_value(c[t]) * scale};
+                dr[t] = lane_double_round(&sum) ? DR_YES : DR_NO;
             }
             lane_verdict(&v[i], &lanes[t]);
             lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i], dr[t]);
