@@ -990,8 +990,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  * fp_fast_fma_half_lanes (the f16 forms, all but a few lanes) and
  * fp_fast_mad32_lanes (the legacy form's common lanes) round in vectors and
  * report what round_to would; the verdict is then what fused(), to_half()
- * or mad() and lane_classes() make of it.  A lane they leave, V_DIV_FMAS
- * with VCC set and V_FMA_F64 go through fast_one. */
+ * or mad() and lane_classes() make of it (fp_fast_fma32_scaled_lanes:
+ * V_DIV_FMAS with VCC set, scaling the exact sum).  A lane they leave,
+ * V_DIV_FMAS with VCC set rounding twice and V_FMA_F64 go through fast_one. */
 #define VERDICT_BLOCK 256
 
 static void verdict_start(isa_verdict *v)
@@ -1155,7 +1156,7 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
- * V_DIV_FMAS where VCC is clear. */
+ * V_DIV_FMAS (where VCC is set, of the scaled sum). */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
