@@ -252,6 +252,13 @@ LANES streams group_streams(const gen_rng *rng, const uint32_t *which, const uin
     return st;
 }
 
+/* A group's streams back to its cases, where the lanes left them. */
+LANES void save_streams(gen_rng *rng, const uint32_t *which, const uint32_t *now, size_t lanes, const streams *st)
+{
+    for (size_t j = 0; j < lanes; j++)
+        rng[which[now[j]]].s = st->s[j];
+}
+
 /* Up to eight attempts per case, as rdna2_closed_lane makes them; each
  * round packs the cases still without a design four to a vector (k: the
  * case's position in which[] and v[]). */
@@ -274,9 +281,9 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
             v4u out[3];
             v4l done;
             attempt(F, unfused, forced, c, floor, &st, out, &done);
+            save_streams(rng, which, now + i, lanes, &st);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
-                rng[which[k]].s = st.s[j];
                 if (done[j]) {
                     ok[k] = true;
                     v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
@@ -353,9 +360,9 @@ LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint
             v4u out[3];
             for (int src = 0; src < 3; src++)
                 out[src] = special_source(F, lo, hi, &st, &hit);
+            save_streams(rng, which, now + i, lanes, &st);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
-                rng[which[k]].s = st.s[j];
                 v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
                 if (!hit[j])
                     later[left++] = k;
