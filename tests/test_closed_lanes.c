@@ -64,7 +64,7 @@ int main(void)
             for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
                 const fp_format *f = formats[fi];
                 const fp_format *fmt[3] = {f, f, f};
-                if (!rdna2_closed_covers(fmt, f, -1, unfused, classes[ci]))
+                if (!rdna2_closed_lanes_cover(fmt, f, -1, unfused, classes[ci]))
                     continue;
                 for (int signs = 0; signs < 27; signs++) {
                     int forced[3] = {signs % 3 - 1, signs / 3 % 3 - 1, signs / 9 - 1};

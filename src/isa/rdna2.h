@@ -64,12 +64,28 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
 /* Lowest exponent a product of a and b may have its top at for every bit of
  * it to be on c's grid (tie designs aim no lower). */
 int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format *c, const fp_format *dest);
-/* Closed-form designs (rdna2_closed.c) for a lane whose sources and result
- * share f32 or f16, fused or (f32) unfused, no literal; classes tie,
- * near-tie, cancel, overflow and (fused, to f32) double-round.  v[]: the
- * three values after modifiers (forced_sign[i] >= 0: the sign abs and neg
- * leave source i).  False when eight attempts fail. */
-bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused, gen_class c);
+/* One lane of a case's design: a*b + c with a, b, c in these formats (after
+ * modifiers) and the result in dest. */
+typedef struct {
+    const fp_format *fmt[3];
+    const fp_format *dest;
+    bool unfused;        /* the product rounds to f32 (and flushes) before the sum */
+    int fixed;           /* the operand the literal K holds, or -1 */
+    uint64_t fixed_bits;
+    int forced_sign[3];  /* -1 free, else the sign abs and neg leave */
+} rdna2_lane;
+/* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
+ * cancel, overflow and (fused, to f32) double-round: lanes whose sources
+ * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
+ * legacy forms), with no literal or a finite normal K as b.  v[]: the three
+ * values after modifiers.  False when eight attempts fail. */
+bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
+bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
+/* The lanes the four-at-a-time twin takes (below): sources and result all
+ * f32 or all f16, no literal; rdna2_closed_lane is rdna2_closed_design on
+ * such a lane. */
+bool rdna2_closed_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused,
+                              gen_class c);
 bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
                        uint64_t v[3]);
 /* The same for n cases at once (rdna2_closed_lanes.c): case k draws from

@@ -1,8 +1,8 @@
-/* Closed-form lane designs for the lane most RDNA 2 cases have: a*b + c
- * fused (or f32 unfused, the legacy forms), with a, b, c and the result all
- * f32 or all f16 and no literal, for the classes that aim the addend at a
- * spot of the result's grid: tie, near-tie, cancel, overflow, and (fused)
- * double-round to f32.
+/* Closed-form lane designs for the lanes most RDNA 2 cases have: a*b + c
+ * fused (or all f32 unfused, the legacy forms), with a, b, c and the result
+ * f32 or f16 in any mix, no literal or K as b, for the classes that aim the
+ * addend at a spot of the result's grid: tie, near-tie, cancel, overflow,
+ * and (fused) double-round to f32.
  *
  * They build the shapes the generic designs of rdna2_construct.c and
  * gen/addend_fast.c build (a product of a chosen binade with full or short
@@ -14,6 +14,12 @@
  * cut into fields, where the generic path makes 15-20 draws and dispatches
  * on formats, literals and classes at every step (about 1,100 instructions
  * a tie, against about 560 here, measured with callgrind).
+ *
+ * Where the formats differ, the product's binade is drawn from the range the
+ * generic design aims at (an f16 c of an f32 result needs a short product
+ * within its reach), clipped to what the factors can make; a K as b fixes
+ * one factor, and a's binade puts the product at the target.  Where that
+ * range is empty the generic design takes the lane (rdna2_closed_covers).
  *
  * Every value is exact in double: the product of two significands of at
  * most 24 bits, and sums spanning at most 50 bits.  Nothing here decides a
@@ -31,22 +37,102 @@ static inline bool flag(uint64_t w, int at) { return (w >> at) & 1u; }
 static inline int max_int(int a, int b) { return a > b ? a : b; }
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 
-/* The format of all four (f32 or f16): its precision and fraction mask. */
 static inline int prec(const fp_format *f) { return (int)f->precision; }
 static inline uint64_t frac_mask(const fp_format *f) { return (1ull << (f->precision - 1)) - 1; }
+static inline int lowest_bit(const fp_format *f) { return f->emin - prec(f) + 1; }
+static bool f16_or_f32(const fp_format *f) { return f == &fp_f16 || f == &fp_f32; }
 
-bool rdna2_closed_covers(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused, gen_class c)
+/* The f32 literal K as b, where the closed design takes it: finite and
+ * normal (a subnormal K is the generic design's, flushed in the legacy forms). */
+static bool k_is_normal(uint64_t k) { return ((k >> 23) & 0xff) != 0 && ((k >> 23) & 0xff) != 0xff; }
+static double k_value(const rdna2_lane *s) { return fp_fast_f32_to_double((uint32_t)s->fixed_bits); }
+
+/* An f16 c of an f32 result (V_FMA_MIX_F32's): c cannot take a full
+ * product's bits below the result's unit, so the product is short. */
+static bool narrow_c(const rdna2_lane *s) { return prec(s->fmt[2]) < prec(s->dest); }
+
+/* The binades [lo, hi] the product's top is drawn from: class_target's
+ * (rdna2_construct.c), clipped to the products the factors can make.  False
+ * where none is left. */
+static bool target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
 {
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2], *d = s->dest;
+    *lo = rdna2_product_floor(fa, fb, fc, d);
+    *hi = d->emax - 1;
+    if (*lo > *hi)
+        *lo = *hi - 4;
+    if (c == GEN_OVERFLOW) {
+        *lo = d->emax - 1;
+        *hi = d->emax;
+    } else if (narrow_c(s) && c == GEN_CANCEL) {
+        *lo = lowest_bit(fc) + prec(fc) - 1;
+        *hi = fc->emax;
+    } else if (narrow_c(s) && c == GEN_DOUBLE_ROUND) {
+        /* c is half a unit of the rounded product: that unit on c's grid. */
+        *lo = lowest_bit(fc) + prec(d);
+        *hi = fc->emax + prec(d) - 1;
+    } else if (narrow_c(s)) {
+        *lo = lowest_bit(fc) + prec(d) + prec(fc) - 4;
+        *hi = fc->emax + prec(d) - 1;
+    }
+    int ek = s->fixed == 1 ? fp_dexp(fp_dabs(k_value(s))) : 0;
+    *lo = max_int(*lo, fa->emin + (s->fixed == 1 ? ek : fb->emin));
+    *hi = min_int(*hi, fa->emax + (s->fixed == 1 ? ek : fb->emax));
+    return *lo <= *hi;
+}
+
+/* Significant bits the two factors share, where the class wants a short
+ * product (0: mostly full significands, sometimes short ones). */
+static int short_budget(const rdna2_lane *s, gen_class c, uint64_t d1)
+{
+    const fp_format *fc = s->fmt[2];
+    if (c == GEN_OVERFLOW)
+        return prec(s->dest);  /* so that c can reach from it to the top of the range */
+    if (c == GEN_CANCEL)       /* narrow c: always; else half the time a product c cancels exactly */
+        return narrow_c(s) || (prec(fc) < prec(s->fmt[0]) + prec(s->fmt[1]) && flag(d1, 49)) ? prec(fc) : 0;
+    if (narrow_c(s) && c != GEN_DOUBLE_ROUND)
+        return prec(s->dest) + prec(fc) - 3;  /* the bits below the unit, plus half a unit, on c's grid */
+    return 0;
+}
+
+bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
+{
+    const fp_format *d = s->dest;
     if (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_CANCEL && c != GEN_OVERFLOW &&
-        (c != GEN_DOUBLE_ROUND || dest != &fp_f32))
+        (c != GEN_DOUBLE_ROUND || d != &fp_f32))
         return false;
-    if (fixed >= 0 || (dest != &fp_f32 && dest != &fp_f16))
+    if (!f16_or_f32(d) || !f16_or_f32(s->fmt[0]) || !f16_or_f32(s->fmt[1]) || !f16_or_f32(s->fmt[2]))
+        return false;
+    if (s->fixed == 1 ? s->fmt[1] != &fp_f32 || !k_is_normal(s->fixed_bits) : s->fixed >= 0)
         return false;
     /* The legacy forms' product rounds to f32 and flushes; their double-round
      * design is another one. */
-    if (unfused && (dest != &fp_f32 || c == GEN_DOUBLE_ROUND))
+    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    if (s->unfused && (d != &fp_f32 || !uniform || c == GEN_DOUBLE_ROUND))
         return false;
-    return fmt[0] == dest && fmt[1] == dest && fmt[2] == dest;
+    /* A near tie where the formats differ: the offsets below half a unit
+     * reach bits c cannot hold more often than in the generic design (an
+     * f16 result: 37-49% verified against 55-64%; an f16 c of an f32 result:
+     * as often verified, at 2.7 times the cost). */
+    if (c == GEN_NEAR_TIE && !uniform)
+        return false;
+    if (c == GEN_DOUBLE_ROUND) {
+        /* An inexact product: more bits than f32 holds (a power-of-two K adds none). */
+        double k = k_value(s);
+        int kbits = s->fixed == 1 ? fp_dexp(fp_dabs(k)) - fp_dlsb(fp_dabs(k)) + 1 : prec(s->fmt[1]);
+        if (prec(s->fmt[0]) + kbits - 1 <= prec(d))
+            return false;
+    }
+    int lo, hi;
+    return target_range(s, c, &lo, &hi);
+}
+
+bool rdna2_closed_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused,
+                              gen_class c)
+{
+    rdna2_lane s = {.fmt = {fmt[0], fmt[1], fmt[2]}, .dest = dest, .unfused = unfused, .fixed = fixed,
+                    .forced_sign = {-1, -1, -1}};
+    return fixed < 0 && fmt[0] == dest && fmt[1] == dest && fmt[2] == dest && rdna2_closed_covers(&s, c);
 }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */
@@ -55,39 +141,54 @@ static uint64_t value_bits(const fp_format *f, bool sign, int e, uint64_t m)
     return (uint64_t)sign << (f->bits - 1) | (uint64_t)(e + f->bias) << (prec(f) - 1) | (m & frac_mask(f));
 }
 
-
 typedef struct {
     double x;          /* the exact product */
     uint64_t a, b;     /* its factors' encodings */
 } product;
 
-/* a*b with msb(a) + msb(b) == target; `short_bits` > 0 gives the two
- * significands that many significant bits between them (so that c can
- * hold the whole product), else mostly full ones, sometimes short. */
-static product pick_product(const fp_format *f, const int forced_sign[3], int target, bool short_bits,
-                            uint64_t d0, uint64_t d1, uint64_t d2)
+/* a's trailing zeros and b's: `budget` > 0 gives the two significands that
+ * many significant bits between them (so that c can hold the whole
+ * product), else mostly full ones, sometimes short. */
+static void trailing_zeros(const rdna2_lane *s, int budget, uint64_t d0, uint64_t d2, int *tza, int *tzb)
 {
-    int ea = field(d1, 16, max_int(f->emin, target - f->emax), min_int(f->emax, target - f->emin));
+    int pa = prec(s->fmt[0]), pb = prec(s->fmt[1]);
+    if (budget) {
+        int sa = min_int(field(d2, 0, 1, budget - 1), pa);
+        *tza = pa - sa;
+        *tzb = pb - max_int(1, min_int(budget - sa, pb));
+    } else {
+        *tza = (d0 >> 52) & 3 ? 0 : field(d2, 0, 0, pa - 1);
+        *tzb = (d0 >> 54) & 3 ? 0 : field(d2, 16, 0, pb - 1);
+    }
+}
+
+/* a*b with msb(a) + msb(b) == target (b = K where the literal is b). */
+static product pick_product(const rdna2_lane *s, int target, int budget, uint64_t d0, uint64_t d1, uint64_t d2)
+{
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
+    bool k_is_b = s->fixed == 1;
+    double k = k_is_b ? k_value(s) : 0;
+    int ek = k_is_b ? fp_dexp(fp_dabs(k)) : 0;
+    int ea = k_is_b ? target - ek : field(d1, 16, max_int(fa->emin, target - fb->emax), min_int(fa->emax, target - fb->emin));
     int eb = target - ea;
     int tza, tzb;
-    if (short_bits) {
-        tza = prec(f) - field(d2, 0, 1, prec(f) - 1);
-        tzb = prec(f) - tza;
-    } else {
-        tza = (d0 >> 52) & 3 ? 0 : field(d2, 0, 0, prec(f) - 1);
-        tzb = (d0 >> 54) & 3 ? 0 : field(d2, 16, 0, prec(f) - 1);
+    /* K's own significant bits count against a short product's budget. */
+    trailing_zeros(s, k_is_b && budget ? max_int(2, budget - (ek - fp_dlsb(fp_dabs(k)))) : budget, d0, d2, &tza, &tzb);
+    uint64_t ma = ((frac_mask(fa) + 1) | (d0 & frac_mask(fa))) & ~((1ull << tza) - 1);
+    uint64_t mb = ((frac_mask(fb) + 1) | ((d0 >> 24) & frac_mask(fb))) & ~((1ull << tzb) - 1);
+    bool sa = s->forced_sign[0] >= 0 ? s->forced_sign[0] : flag(d0, 63);
+    bool sb = s->forced_sign[1] >= 0 ? s->forced_sign[1] : flag(d0, 62);
+    double xa = (double)ma * fp_pow2(ea - prec(fa) + 1);
+    if (k_is_b) {
+        double x = xa * k;
+        return (product){sa ? -x : x, value_bits(fa, sa, ea, ma), s->fixed_bits};
     }
-    uint64_t hidden = frac_mask(f) + 1;
-    uint64_t ma = (hidden | (d0 & frac_mask(f))) & ~((1ull << tza) - 1);
-    uint64_t mb = (hidden | ((d0 >> 24) & frac_mask(f))) & ~((1ull << tzb) - 1);
-    bool sa = forced_sign[0] >= 0 ? forced_sign[0] : flag(d0, 63);
-    bool sb = forced_sign[1] >= 0 ? forced_sign[1] : flag(d0, 62);
-    double x = (double)ma * fp_pow2(ea - prec(f) + 1) * ((double)mb * fp_pow2(eb - prec(f) + 1));
-    return (product){sa != sb ? -x : x, value_bits(f, sa, ea, ma), value_bits(f, sb, eb, mb)};
+    double x = xa * ((double)mb * fp_pow2(eb - prec(fb) + 1));
+    return (product){sa != sb ? -x : x, value_bits(fa, sa, ea, ma), value_bits(fb, sb, eb, mb)};
 }
 
 /* The value v the sum x + c is to have, by magnitude (sign taken from x),
- * for the tie and near-tie classes; false where none is made. */
+ * for the tie and near-tie classes on f's grid; false where none is made. */
 static bool tie_value(const fp_format *f, double ax, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2,
                       gen_rng *r, double *v)
 {
@@ -122,52 +223,71 @@ static bool tie_value(const fp_format *f, double ax, gen_class c, uint64_t d0, u
     return true;
 }
 
-/* The overflow class: the midpoint to infinity or a tie in the top binade
- * (a product short enough for c to reach either); where c cannot hold the
+/* The overflow class: the midpoint to infinity or a tie in the top binade of
+ * d (a product short enough for c to reach either); where c cannot hold the
  * difference, a c of the product's sign far below it (the product is in the
  * top two binades already). */
-static bool overflow_addend(const fp_format *f, double x, uint64_t d1, uint64_t d2, gen_rng *r, uint64_t *c)
+static bool overflow_addend(const fp_format *fc, const fp_format *d, double x, uint64_t d1, uint64_t d2, gen_rng *r,
+                            uint64_t *c)
 {
-    int u = f->emax - prec(f) + 1;
+    int u = d->emax - prec(d) + 1;
     uint64_t d3 = gen_next(r);
-    double v = flag(d1, 49) ? fp_pow2(f->emax + 1) - fp_pow2(u - 1)
-                            : (double)((frac_mask(f) + 1) | (d3 & frac_mask(f))) * fp_pow2(u) + fp_pow2(u - 1);
-    if (gen_double_bits(f, (x < 0 ? -v : v) - x, c))
+    double v = flag(d1, 49) ? fp_pow2(d->emax + 1) - fp_pow2(u - 1)
+                            : (double)((frac_mask(d) + 1) | (d3 & frac_mask(d))) * fp_pow2(u) + fp_pow2(u - 1);
+    if (gen_double_bits(fc, (x < 0 ? -v : v) - x, c))
         return true;
-    int e = max_int(f->emin, min_int(f->emax, fp_dexp(fp_dabs(x)) - field(d2, 48, 12, 40)));
-    *c = value_bits(f, x < 0, e, d3 >> 24);
+    int e = max_int(fc->emin, min_int(fc->emax, fp_dexp(fp_dabs(x)) - field(d2, 48, 12, 40)));
+    *c = value_bits(fc, x < 0, e, d3 >> 24);
     return true;
 }
 
-/* c for product x; false when the format cannot hold it. */
-static bool addend(const fp_format *f, double x, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r,
+/* c for product x; false when c's format cannot hold it. */
+static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r,
                    uint64_t *bits)
 {
+    const fp_format *fc = s->fmt[2], *d = s->dest;
     switch (c) {
     case GEN_CANCEL: {
-        /* -x rounded to the format: an exact zero for a short product, else its rounding error. */
+        /* -x rounded to c's format: an exact zero for a short product, else
+         * its rounding error (for an f16 c by way of f32: an aim, not a
+         * verdict, so a second rounding does no harm). */
         float y = (float)-x;
-        if (f->bits == 32) {
+        if (fc->bits == 32) {
             *bits = fp_fbits(y);
             return __builtin_isfinite(y);
         }
-        uint32_t h = fp_fast_f32_to_f16(fp_fbits(y));  /* a product of halves is exact in f32 */
+        uint32_t h = fp_fast_f32_to_f16(fp_fbits(y));
         *bits = h;
         return (h & 0x7fffu) != 0x7c00u;
     }
     case GEN_OVERFLOW:
-        return overflow_addend(f, x, d1, d2, r, bits);
+        return overflow_addend(fc, d, x, d1, d2, r, bits);
     case GEN_DOUBLE_ROUND: {
         /* A tie for the product rounded to f32: the sum of the exact product
          * is then just off it, and a second rounding would land on it. */
         double xr = (double)(float)x, v;
-        return tie_value(f, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(f, (xr < 0 ? -v : v) - xr, bits);
+        return tie_value(d, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
     }
     default: {
         double v;
-        return tie_value(f, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(f, (x < 0 ? -v : v) - x, bits);
+        return tie_value(d, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(fc, (x < 0 ? -v : v) - x, bits);
     }
     }
+}
+
+/* A c under abs must keep the sign abs+neg give it: -(a*b + c) has the same
+ * shape, so negate c and a free factor. */
+static void respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
+{
+    uint64_t sbit = 1ull << (s->fmt[2]->bits - 1);
+    if (s->forced_sign[2] < 0 || (int)((v[2] & sbit) != 0) == s->forced_sign[2])
+        return;
+    for (int i = 0; i < 2; i++)
+        if (s->forced_sign[i] < 0 && s->fixed != i) {
+            v[i] ^= 1ull << (s->fmt[i]->bits - 1);
+            v[2] ^= sbit;
+            return;
+        }
 }
 
 /* Each attempt draws three words and cuts them into fields:
@@ -178,39 +298,33 @@ static bool addend(const fp_format *f, double x, gen_class c, uint64_t d0, uint6
  *   d2: 0-31 the short significands' lengths, 32-47 the tie's unit offset or
  *       binade shift, 48-63 a near tie's depth or an overflow c's distance;
  * a tie some binades up and the overflow class draw one word more. */
-bool rdna2_closed_lane(const fp_format *f, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
-                       uint64_t v[3])
+bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
+    int lo, hi;
+    target_range(s, c, &lo, &hi);
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
-        int lo = rdna2_product_floor(f, f, f, f), hi = f->emax - 1;
-        bool short_bits = false;
-        if (c == GEN_OVERFLOW)
-            lo = f->emax - 1, hi = f->emax, short_bits = true;
-        else if (c == GEN_CANCEL)
-            short_bits = flag(d1, 49);  /* half the time a product c cancels exactly */
-        product pr = pick_product(f, forced_sign, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
-        if (unfused) {
+        product pr = pick_product(s, field(d1, 0, lo, hi), short_budget(s, c, d1), d0, d1, d2);
+        if (s->unfused) {
             /* The sum starts from the product rounded to f32, flushed when subnormal. */
             pr.x = (double)(float)pr.x;
             if (fp_dabs(pr.x) < 0x1p-126)
                 continue;
         }
-        if (!addend(f, pr.x, c, d0, d1, d2, r, &v[2]))
+        if (!addend(s, pr.x, c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;
         v[1] = pr.b;
-        /* A c under abs must keep the sign abs+neg give it: -(a*b + c) has the
-         * same shape, so negate c and a free factor. */
-        uint64_t sbit = 1ull << (f->bits - 1);
-        if (forced_sign[2] >= 0 && (int)((v[2] & sbit) != 0) != forced_sign[2])
-            for (int i = 0; i < 2; i++)
-                if (forced_sign[i] < 0) {
-                    v[i] ^= sbit;
-                    v[2] ^= sbit;
-                    break;
-                }
+        respect_forced_signs(s, v);
         return true;
     }
     return false;
+}
+
+bool rdna2_closed_lane(const fp_format *f, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
+                       uint64_t v[3])
+{
+    rdna2_lane s = {.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1,
+                    .forced_sign = {forced_sign[0], forced_sign[1], forced_sign[2]}};
+    return rdna2_closed_design(&s, c, r, v);
 }

@@ -14,14 +14,7 @@ static void put_half(uint32_t *w, uint32_t h, bool hi) { *w = rdna2_put_half(*w,
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
 
-typedef struct {
-    const fp_format *fmt[3];
-    const fp_format *dest;
-    bool unfused;        /* the product rounds (and flushes) before the sum */
-    int fixed;           /* operand index held by the literal K, or -1 */
-    uint64_t fixed_bits;
-    int forced_sign[3];  /* -1 free, else the sign abs+neg leave */
-} lane_spec;
+typedef rdna2_lane lane_spec;
 
 /* Cases construct_many builds together. */
 #define CLOSED_BLOCK 256
@@ -556,9 +549,9 @@ static bool feasible(const lane_spec *s, gen_class c)
 
 static bool design_lane(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
-    if (rdna2_closed_covers(s->fmt, s->dest, s->fixed, s->unfused, c)) {
-        /* The common lane, in closed form (every such class is feasible there). */
-        if (!rdna2_closed_lane(s->dest, s->unfused, s->forced_sign, c, r, v))
+    if (rdna2_closed_covers(s, c)) {
+        /* The common lanes, in closed form (every such class is feasible there). */
+        if (!rdna2_closed_design(s, c, r, v))
             design(s, GEN_RANDOM, r, v);
         return true;
     }
@@ -812,7 +805,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
-        closed[k] = rdna2_closed_covers(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
+        closed[k] = rdna2_closed_lanes_cover(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);
