@@ -47,9 +47,16 @@ static bool f16_or_f32(const fp_format *f) { return f == &fp_f16 || f == &fp_f32
 static bool k_is_normal(uint64_t k) { return ((k >> 23) & 0xff) != 0 && ((k >> 23) & 0xff) != 0xff; }
 static double k_value(const rdna2_lane *s) { return fp_fast_f32_to_double((uint32_t)s->fixed_bits); }
 
-/* An f16 c of an f32 result (V_FMA_MIX_F32's): c cannot take a full
- * product's bits below the result's unit, so the product is short. */
-static bool narrow_c(const rdna2_lane *s) { return prec(s->fmt[2]) < prec(s->dest); }
+/* c cannot take a full product's bits below the result's unit, so the
+ * product is short: an f16 c of an f32 result (V_FMA_MIX_F32's), or any c
+ * of a product with more bits than c and the result's unit hold between
+ * them (to an f16 result, a full product held 76% of ties at a seventh of
+ * the speed, two f32 factors and an f16 c). */
+static bool narrow_c(const rdna2_lane *s)
+{
+    int pc = prec(s->fmt[2]), pd = prec(s->dest);
+    return pc < pd || pc + pd < prec(s->fmt[0]) + prec(s->fmt[1]) - 1;
+}
 
 /* The binades [lo, hi] the product's top is drawn from: class_target's
  * (rdna2_construct.c), clipped to the products the factors can make.  False
@@ -75,6 +82,7 @@ static bool target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
         *lo = lowest_bit(fc) + prec(d) + prec(fc) - 4;
         *hi = fc->emax + prec(d) - 1;
     }
+    *hi = min_int(*hi, d->emax - (c != GEN_OVERFLOW));  /* an f16 result's range ends below c's reach */
     int ek = s->fixed == 1 ? fp_dexp(fp_dabs(k_value(s))) : 0;
     *lo = max_int(*lo, fa->emin + (s->fixed == 1 ? ek : fb->emin));
     *hi = min_int(*hi, fa->emax + (s->fixed == 1 ? ek : fb->emax));
@@ -110,11 +118,13 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
     if (s->unfused && (d != &fp_f32 || !uniform || c == GEN_DOUBLE_ROUND))
         return false;
-    /* A near tie where the formats differ: the offsets below half a unit
-     * reach bits c cannot hold more often than in the generic design (an
-     * f16 result: 37-49% verified against 55-64%; an f16 c of an f32 result:
-     * as often verified, at 2.7 times the cost). */
-    if (c == GEN_NEAR_TIE && !uniform)
+    /* A near tie where the formats differ, but for an f16 c of an f16
+     * result: the offsets below half a unit reach bits c cannot hold more
+     * often than in the generic design (an f32 c of an f16 result: 28-49%
+     * verified against 55-64%; an f16 c of an f32 result: as often
+     * verified, at 2.7 times the cost; an f16 c of an f16 result: 100%
+     * against 87-99.9%, at a half to a fifth of the cost). */
+    if (c == GEN_NEAR_TIE && !uniform && (d != &fp_f16 || s->fmt[2] != &fp_f16))
         return false;
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product: more bits than f32 holds (a power-of-two K adds none). */
