@@ -73,6 +73,7 @@ typedef struct {
     int fixed;           /* the operand the literal K holds, or -1 */
     uint64_t fixed_bits;
     int forced_sign[3];  /* -1 free, else the sign abs and neg leave */
+    uint32_t closed;     /* the classes rdna2_closed_covers takes here (rdna2_closed_mask) */
 } rdna2_lane;
 /* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
  * cancel, overflow and (fused, to f32) double-round: lanes whose sources
@@ -80,6 +81,7 @@ typedef struct {
  * legacy forms), with no literal or a finite normal K as b.  v[]: the three
  * values after modifiers.  False when eight attempts fail. */
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
+uint32_t rdna2_closed_mask(const rdna2_lane *s);
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
 /* The lanes the four-at-a-time twin takes (below): sources and result all
  * f32 or all f16, no literal; rdna2_closed_lane is rdna2_closed_design on

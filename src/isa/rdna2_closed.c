@@ -137,6 +137,14 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     return target_range(s, c, &lo, &hi);
 }
 
+uint32_t rdna2_closed_mask(const rdna2_lane *s)
+{
+    uint32_t m = 0;
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        m |= (uint32_t)rdna2_closed_covers(s, (gen_class)c) << c;
+    return m;
+}
+
 bool rdna2_closed_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused,
                               gen_class c)
 {

@@ -549,7 +549,7 @@ static bool feasible(const lane_spec *s, gen_class c)
 
 static bool design_lane(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
-    if (rdna2_closed_covers(s, c)) {
+    if ((s->closed >> c) & 1) {
         /* The common lanes, in closed form (every such class is feasible there). */
         if (!rdna2_closed_design(s, c, r, v))
             design(s, GEN_RANDOM, r, v);
@@ -729,6 +729,7 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 {
     lane_spec s;
     instance_spec(in, &s);
+    s.closed = (uint32_t)rdna2_closed_covers(&s, c) << c;
     return construct_case(in, &s, c, r, w);
 }
 
@@ -803,6 +804,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
 {
     lane_spec s;
     instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
+    s.closed = rdna2_closed_mask(&s);
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         closed[k] = rdna2_closed_lanes_cover(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
