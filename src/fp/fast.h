@@ -145,10 +145,11 @@ void fp_fast_fma32_scaled_lanes(const uint32_t *a, const uint32_t *b, const uint
  * and its f32 value overflows or is zero. */
 void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                             fp_fma_lane *out);
-/* The legacy multiply-add: round_f32(round_f32(a*b) + c), both roundings
- * reported; a lane is done when a, b and c are normal, the rounded product
- * is normal (not flushed) and the sum is nonzero.  The product's msb and
- * big are not meaningful; the sum's big is the exact product's and c's. */
+/* The legacy multiply-add: round_f32(flush(round_f32(a*b)) + c) of the
+ * flushed sources, both roundings reported (an exact zero, infinite or NaN
+ * product or sum unrounded, as four_fused reports its sum), every lane
+ * done.  The product's msb and big are not meaningful; the sum's big is the
+ * exact product's and c's. */
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                          fp_fma_lane *sum);
 

@@ -5,12 +5,9 @@
  * extensions: AVX-512 or AVX2 where the CPU has it, chosen at load time,
  * SSE2 otherwise).
  *
- * The fused rounding covers every lane, and the rounding to f16 every lane
- * but one whose finite sum's f32 value overflows or is zero; the legacy
- * one the common lane only: a, b and c normal and a nonzero sum.  Every
- * other lane (for the legacy form: zeros, subnormals, infinities, NaNs, an
- * exact zero sum, a flushed product) comes back without FP_LANE_DONE, for
- * the caller's scalar path.  The
+ * The fused and legacy roundings cover every lane, and the rounding to f16
+ * every lane but one whose finite sum's f32 value overflows or is zero,
+ * which comes back without FP_LANE_DONE, for the caller's scalar path.  The
  * arithmetic is the scalar fast path's (rdna2_fast.c), lane by lane, with
  * selects for its branches (doc/fast-host.md, "Why the fast path is
  * exact"):
@@ -195,22 +192,52 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, c
     store(r, ALL(-1), r.msb, larger_exp(P, C), out);
 }
 
-/* The legacy form: the product rounded to f32 first (a lane whose product
- * is tiny, and so flushed, or overflows is not done), then the sum. */
-LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_fma_lane *product,
+/* A legacy source: subnormal ones flushed to zeros of their sign (marked
+ * subnormal, and special as the zeros they become). */
+LANES v4d widen_flushed(const uint32_t *p, v4l *subnormal, v4l *special)
+{
+    v4l sub = ALL(0);
+    v4d x = widen_any(p, &sub, special);
+    *subnormal |= sub;
+    *special |= sub;
+    return (v4d)pick(sub, (v4l)x & SIGN_BIT, (v4l)x);
+}
+
+/* f32 encodings (in 64-bit lanes) as doubles, any of them. */
+LANES v4d f32_value_of(v4u bits)
+{
+    v4w w = __builtin_convertvector(bits, v4w);
+    v4f f;
+    memcpy(&f, &w, sizeof f);
+    return widen_f32(f);
+}
+
+/* The legacy form, every lane: the sources flushed, the product rounded to
+ * f32 (an exact zero, infinite or NaN product is not rounded, as in the
+ * kit) and flushed when that is subnormal, then its sum with c rounded as
+ * four_fused rounds its one sum.  The sum's big is the exact product's and
+ * c's, and an exact zero sum is cancelled where the exact product was not
+ * zero (the kit's lane_classes). */
+LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c, int64_t nan, fp_fma_lane *product,
                         fp_fma_lane *sum)
 {
-    v4l done = {-1, -1, -1, -1};
-    v4d A = widen(a, &done), B = widen(b, &done), C = widen(c, &done);
+    v4l sub = ALL(0), special = ALL(0);
+    v4d A = widen_flushed(a, &sub, &special), B = widen_flushed(b, &sub, &special),
+        C = widen_flushed(c, &sub, &special);
     v4d P = A * B, E;
-    rounded rp = ROUND_F32(P, ((v4d){0, 0, 0, 0}));
-    done &= (rp.flags & (FP_LANE_TINY | FP_LANE_OVERFLOW)) == 0;
-    v4d S = two_sum(widen_bits((v4u)rp.bits & 0xffffffffu, &done), C, &E);
-    done &= S != 0;
-    rounded rs = ROUND_F32(S, E);
+    v4l p_other = not_rounded(P);
+    rounded rp = ROUND_F32(pickd(p_other, ONE, P), ZERO_D);
+    unrounded_sums(&rp, P, ZERO_D, 32, 0x7f800000, nan);
+    v4u pbits = (v4u)rp.bits & 0xffffffffu;
+    pbits = (v4u)pick((v4l)((pbits & 0x7f800000u) == 0), (v4l)(pbits & 0x80000000u), (v4l)pbits);
+    v4d S = two_sum(f32_value_of(pbits), C, &E);
+    v4l other = not_rounded(S);
+    rounded rs = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
+    unrounded_sums(&rs, S, P, 32, 0x7f800000, nan);
+    rs.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     v4l big = larger_exp(P, C);
-    store(rp, done, rp.msb, big, product);
-    store(rs, done, rs.msb, big, sum);
+    store(rp, ALL(-1), rp.msb, big, product);
+    store(rs, ALL(-1), rs.msb, big, sum);
 }
 
 /* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),
@@ -269,14 +296,15 @@ ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
 ENTRY void mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
                        fp_fma_lane *product, fp_fma_lane *sum)
 {
+    int64_t nan = (int64_t)fp_default_nan(&fp_f32);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        four_unfused(a + i, b + i, c + i, product + i, sum + i);
+        four_unfused(a + i, b + i, c + i, nan, product + i, sum + i);
     if (i < n) {
         uint32_t pa[4], pb[4], pc[4];
         fp_fma_lane pp[4], ps[4];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        four_unfused(pa, pb, pc, pp, ps);
+        four_unfused(pa, pb, pc, nan, pp, ps);
         memcpy(product + i, pp, (n - i) * sizeof *pp);
         memcpy(sum + i, ps, (n - i) * sizeof *ps);
     }

@@ -274,6 +274,8 @@ static HOT void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
 /* ---- sources and output modifiers, as rdna2_eval reads them ---- */
 
 static inline bool f32_subnormal(uint32_t b) { return (b & 0x7f800000u) == 0 && (b & 0x7fffffu); }
+/* A subnormal f32 flushed to a zero of its sign, as the legacy forms read their sources. */
+static inline uint32_t flush_f32(uint32_t b) { return f32_subnormal(b) ? b & 0x80000000u : b; }
 static inline bool f16_subnormal(uint32_t h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu); }
 
 static HOT void f32_sources(const isa_instance *in, const uint32_t *w, lane *l, bool flush)
@@ -989,7 +991,7 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  *
  * fp_fast_fma32_lanes (every lane of the fused f32 forms),
  * fp_fast_fma_half_lanes (the f16 forms, all but a few lanes) and
- * fp_fast_mad32_lanes (the legacy form's common lanes) round in vectors and
+ * fp_fast_mad32_lanes (every lane of the legacy forms) round in vectors and
  * report what round_to would; the verdict is then what fused(), to_half()
  * or mad() and lane_classes() make of it (fp_fast_fma32_scaled_lanes:
  * V_DIV_FMAS with VCC set, scaling the exact sum).  A lane they leave,
@@ -1235,7 +1237,6 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
 static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
-    const isa_op *op = in->op;
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
@@ -1246,14 +1247,12 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            if (!(sum[t].flags & FP_LANE_DONE)) {
-                fast_one(in, words + i * op->n_in, out + i * op->n_out, &v[i], want[i]);
-                continue;
-            }
             verdict_start(&v[i]);
             lane_step(&v[i], &product[t], true);
             lane_step(&v[i], &sum[t], false);
-            lane_classes_of(&v[i], &fp_f32, &sum[t], a[t], b[t], c[t], want[i], DR_SCALAR);
+            /* The double-round test takes the sources as the form does, flushed. */
+            lane_classes_of(&v[i], &fp_f32, &sum[t], flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
+                            DR_SCALAR);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
         }
