@@ -4,6 +4,7 @@
 #include <string.h>
 #include "module.h"
 #include "spirv/kernel.h"
+#include "validated.h"
 
 typedef struct {
     const isa_instance *in;
@@ -60,7 +61,10 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
         spv_kernel_free(&k);
         return -1;
     }
-    if (spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
+    /* A module already validated (the same words, Vulkan version and
+     * validator: engine/validated.h) passes again; skip the validator. */
+    bool known = eng_validated_seen(&out->spv, dev->api_version);
+    if (!known && spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
         /* The validator names instructions as the disassembler writes them. */
         char *dis = spv_disassemble(&out->spv);
         snprintf(err, errn, "%s: the generated module fails validation (a tiefuzz bug): %s\n%s", in->op->name, msg,
@@ -70,6 +74,8 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
         spv_module_free(&out->spv);
         return -1;
     }
+    if (!known)
+        eng_validated_add(&out->spv, dev->api_version);
     out->local_size = SPV_LOCAL_SIZE;
     out->per_tuple = per_tuple_of(in->op);
     snprintf(out->declared, sizeof out->declared, "%s", k.declared);

@@ -40,6 +40,8 @@ int spv_assemble(const char *text, spv_module *out, char *err, size_t errn)
     return rc;
 }
 
+const char *spv_tools_version(void) { return spvSoftwareVersionDetailsString(); }
+
 int spv_validate(const spv_module *m, uint32_t api, char *err, size_t errn)
 {
     unsigned major = api >> 22 & 0x7f, minor = api >> 12 & 0x3ff;

@@ -17,6 +17,8 @@ int spv_assemble(const char *text, spv_module *out, char *err, size_t errn);
 /* Validate for the Vulkan version the device offers (VK_MAKE_API_VERSION
  * encoding).  Returns 0, or -1 with the validator's message in err. */
 int spv_validate(const spv_module *m, uint32_t vk_api_version, char *err, size_t errn);
+/* The SPIRV-Tools build validating (a validation's result holds for it). */
+const char *spv_tools_version(void);
 /* Disassembly text (malloc'd), or NULL. */
 char *spv_disassemble(const spv_module *m);
 void spv_module_free(spv_module *m);

@@ -222,23 +222,32 @@ char *vkd_version_text(uint32_t v, char *buf, size_t n)
     return buf;
 }
 
-static void cache_path(const vkd_info *info, char *out, size_t n)
+bool vkd_cache_dir(char *dir, size_t n)
 {
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    char dir[768];
     if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/tiefuzz", xdg);
+        snprintf(dir, n, "%s/tiefuzz", xdg);
     else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache/tiefuzz", home);
+        snprintf(dir, n, "%s/.cache/tiefuzz", home);
     else {
-        out[0] = 0;
-        return;
+        dir[0] = 0;
+        return false;
     }
     char parent[768];
     snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
     mkdir(parent, 0755);
     mkdir(dir, 0755);
+    return true;
+}
+
+static void cache_path(const vkd_info *info, char *out, size_t n)
+{
+    char dir[768];
+    if (!vkd_cache_dir(dir, sizeof dir)) {
+        out[0] = 0;
+        return;
+    }
     char uuid[2 * VK_UUID_SIZE + 1];
     for (unsigned i = 0; i < VK_UUID_SIZE; i++)
         snprintf(uuid + 2 * i, 3, "%02x", info->uuid[i]);

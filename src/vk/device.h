@@ -59,5 +59,9 @@ VkPhysicalDevice vkd_physical(const vkd_device *d);
 VkQueue vkd_queue(const vkd_device *d);
 uint32_t vkd_queue_family(const vkd_device *d);
 VkPipelineCache vkd_pipeline_cache(const vkd_device *d);
+/* The directory tiefuzz caches in ($XDG_CACHE_HOME/tiefuzz, else
+ * ~/.cache/tiefuzz), created where missing: pipelines per device, the
+ * modules the validator passed.  False (dir empty) where neither is set. */
+bool vkd_cache_dir(char *dir, size_t n);
 
 #endif
