@@ -80,6 +80,9 @@ typedef struct {
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
  * legacy forms), with no literal or a finite normal K as b.  v[]: the three
  * values after modifiers.  False when eight attempts fail. */
+/* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
+ * rounding shape, so c and a free factor are negated. */
+void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
 uint32_t rdna2_closed_mask(const rdna2_lane *s);
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);

@@ -293,21 +293,6 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
     }
 }
 
-/* A c under abs must keep the sign abs+neg give it: -(a*b + c) has the same
- * shape, so negate c and a free factor. */
-static void respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
-{
-    uint64_t sbit = 1ull << (s->fmt[2]->bits - 1);
-    if (s->forced_sign[2] < 0 || (int)((v[2] & sbit) != 0) == s->forced_sign[2])
-        return;
-    for (int i = 0; i < 2; i++)
-        if (s->forced_sign[i] < 0 && s->fixed != i) {
-            v[i] ^= 1ull << (s->fmt[i]->bits - 1);
-            v[2] ^= sbit;
-            return;
-        }
-}
-
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
  *       cut short (one time in four), 59-61 the tie's shape, 62-63 the signs;
@@ -333,7 +318,7 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
             continue;
         v[0] = pr.a;
         v[1] = pr.b;
-        respect_forced_signs(s, v);
+        rdna2_respect_forced_signs(s, v);  /* a c under abs keeps its sign */
         return true;
     }
     return false;

@@ -507,8 +507,7 @@ static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
     return c == GEN_OVERFLOW && overflow_by_magnitude(s, x, r, v);
 }
 
-/* Flip signs so that sources under abs keep the sign abs+neg forces. */
-static void respect_forced_signs(const lane_spec *s, uint64_t v[3])
+void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
 {
     int c_forced = s->forced_sign[2];
     uint64_t sbit = 1ull << (s->fmt[2]->bits - 1);
@@ -560,7 +559,7 @@ static bool design_lane(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[
         c = feasible(s, GEN_TIE) ? GEN_TIE : GEN_RANDOM;
     for (int attempt = 0; attempt < 8; attempt++)
         if (design(s, c, r, v)) {
-            respect_forced_signs(s, v);
+            rdna2_respect_forced_signs(s, v);
             return reachable;
         }
     /* Could not aim this draw: fall back to a random case (it counts as a miss). */
@@ -749,7 +748,7 @@ static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *
             tie_target_range(s, &lo, &hi);
             rdna2_special_lanes(s->dest, lo, hi, rng, which, m, got);
             for (size_t k = 0; k < m; k++) {
-                respect_forced_signs(s, got[k]);
+                rdna2_respect_forced_signs(s, got[k]);
                 memcpy(v[which[k]][lane], got[k], sizeof got[k]);
             }
             continue;
