@@ -133,8 +133,9 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
         if (prec(s->fmt[0]) + kbits - 1 <= prec(d))
             return false;
     }
+    /* The uniform lanes' ranges are never empty (f32's floor is 2^-102, f16's 2^-3). */
     int lo, hi;
-    return target_range(s, c, &lo, &hi);
+    return (uniform && s->fixed < 0) || target_range(s, c, &lo, &hi);
 }
 
 uint32_t rdna2_closed_mask(const rdna2_lane *s)
