@@ -54,6 +54,16 @@ static void record(void)
     CHECK(eng_validated_seen(&a, VK12) && eng_validated_seen(&c, VK12),
           "a record cut short misaligned the records after it");
     CHECK(file_size() == 32, "the file holds %ld bytes, not 32 (two records)", file_size());
+    /* An empty record (a file zero-filled by a crash) does not hide the records after it. */
+    uint32_t wd[16];
+    spv_module d = module_of(wd, 5);
+    f = fopen(file, "ab");
+    fwrite((char[16]){0}, 16, 1, f);
+    fclose(f);
+    eng_validated_reset();
+    eng_validated_add(&d, VK12);
+    eng_validated_reset();
+    CHECK(eng_validated_seen(&d, VK12), "a record after an empty one was not read");
     /* A full file is started afresh. */
     f = fopen(file, "ab");
     uint64_t k[2] = {0, 0};

@@ -23,10 +23,16 @@ static char path[800];
 static key128 *slots;  /* {0, 0}: empty (a real key is that with probability 2^-128) */
 static size_t cap, count;
 
+/* The way spv_validate is called (its target environments, its options):
+ * raise this when that changes, so that older records no longer count. */
+#define VALIDATION_SCHEME 1
+
 static key128 key_of(const spv_module *m, uint32_t api)
 {
     XXH3_state_t st;
     XXH3_128bits_reset(&st);
+    const uint32_t scheme = VALIDATION_SCHEME;
+    XXH3_128bits_update(&st, &scheme, sizeof scheme);
     const char *tools = spv_tools_version();
     XXH3_128bits_update(&st, tools, strlen(tools) + 1);
     uint32_t target = api >> 12;  /* major and minor: what spv_validate's target environment depends on */
@@ -84,12 +90,14 @@ static void load_locked(void)
     FILE *f = fopen(path, "rb");
     if (!f)
         return;
+    /* Every whole record is read; an empty one (a file zero-filled by a
+     * crash) is passed over, and the file's size decides whether it is full. */
     key128 k;
-    size_t n = 0;
-    while (fread(&k, sizeof k, 1, f) == 1 && insert(k))
-        n++;
-    bool full = n >= ENG_VALIDATED_MAX;
+    while (fread(&k, sizeof k, 1, f) == 1)
+        if (!empty(k) && !insert(k))
+            break;
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    bool full = size >= (long)ENG_VALIDATED_MAX * (long)sizeof k;
     fclose(f);
     if (!full && size > 0 && size % (long)sizeof k) {
         /* A record cut short (a run stopped mid-write): drop it, so that
@@ -127,9 +135,10 @@ void eng_validated_add(const spv_module *m, uint32_t api)
         /* One write of a whole record: O_APPEND keeps records of processes side by side whole. */
         int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         if (fd >= 0) {
-            if (write(fd, &k, sizeof k) != (ssize_t)sizeof k) {
-                /* A short record is read as none; nothing else to do. */
-            }
+            /* After a short write (a full disk) append nothing more: the next
+             * run drops the part record before it appends. */
+            if (write(fd, &k, sizeof k) != (ssize_t)sizeof k)
+                path[0] = 0;
             close(fd);
         }
     }

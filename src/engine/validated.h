@@ -3,8 +3,9 @@
  * each) are validated once per machine rather than once per run.
  *
  * A module is known by a 128-bit hash of its words, the Vulkan version it
- * was validated for and the SPIRV-Tools build that validated it: the same
- * key means the same input to the same validator, so its verdict holds.
+ * was validated for, the SPIRV-Tools build that validated it and how
+ * tiefuzz calls it (VALIDATION_SCHEME in validated.c): the same key means
+ * the same input to the same validator, so its verdict holds.
  * Only passes are recorded.  The record lives in the cache directory
  * (vkd_cache_dir) as validated-modules.bin, 16 bytes a module, appended;
  * a record cut short (a run stopped mid-write) is dropped when the file is

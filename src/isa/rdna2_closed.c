@@ -305,7 +305,8 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     int lo, hi;
-    target_range(s, c, &lo, &hi);
+    if (!target_range(s, c, &lo, &hi))
+        return false;  /* a lane rdna2_closed_covers does not take */
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
         product pr = pick_product(s, field(d1, 0, lo, hi), short_budget(s, c, d1), d0, d1, d2);
