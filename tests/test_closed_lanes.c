@@ -63,8 +63,10 @@ int main(void)
         for (int unfused = 0; unfused < 2; unfused++)
             for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
                 const fp_format *f = formats[fi];
-                const fp_format *fmt[3] = {f, f, f};
-                if (!rdna2_closed_lanes_cover(fmt, f, -1, unfused, classes[ci]))
+                rdna2_lane lane = {.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1,
+                                   .forced_sign = {-1, -1, -1}};
+                lane.closed = rdna2_closed_mask(&lane);
+                if (!rdna2_closed_lanes_cover(&lane, classes[ci]))
                     continue;
                 for (int signs = 0; signs < 27; signs++) {
                     int forced[3] = {signs % 3 - 1, signs / 3 % 3 - 1, signs / 9 - 1};

@@ -75,22 +75,22 @@ typedef struct {
     int forced_sign[3];  /* -1 free, else the sign abs and neg leave */
     uint32_t closed;     /* the classes rdna2_closed_covers takes here (rdna2_closed_mask) */
 } rdna2_lane;
+/* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
+ * rounding shape, so c and a free factor are negated. */
+void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
 /* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
  * cancel, overflow and (fused, to f32) double-round: lanes whose sources
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
  * legacy forms), with no literal or a finite normal K as b.  v[]: the three
- * values after modifiers.  False when eight attempts fail. */
-/* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
- * rounding shape, so c and a free factor are negated. */
-void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
+ * values after modifiers.  False when eight attempts fail.
+ * rdna2_closed_mask: the classes rdna2_closed_covers takes, for .closed. */
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
 uint32_t rdna2_closed_mask(const rdna2_lane *s);
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
-/* The lanes the four-at-a-time twin takes (below): sources and result all
- * f32 or all f16, no literal; rdna2_closed_lane is rdna2_closed_design on
- * such a lane. */
-bool rdna2_closed_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused,
-                              gen_class c);
+/* The lanes and classes the four-at-a-time twin takes (below): of those in
+ * s->closed, sources and result all f32 or all f16, no literal;
+ * rdna2_closed_lane is rdna2_closed_design on such a lane. */
+bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
                        uint64_t v[3]);
 /* The same for n cases at once (rdna2_closed_lanes.c): case k draws from

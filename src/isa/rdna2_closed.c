@@ -146,12 +146,10 @@ uint32_t rdna2_closed_mask(const rdna2_lane *s)
     return m;
 }
 
-bool rdna2_closed_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, bool unfused,
-                              gen_class c)
+bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c)
 {
-    rdna2_lane s = {.fmt = {fmt[0], fmt[1], fmt[2]}, .dest = dest, .unfused = unfused, .fixed = fixed,
-                    .forced_sign = {-1, -1, -1}};
-    return fixed < 0 && fmt[0] == dest && fmt[1] == dest && fmt[2] == dest && rdna2_closed_covers(&s, c);
+    const fp_format *d = s->dest;
+    return s->fixed < 0 && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && ((s->closed >> c) & 1);
 }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */

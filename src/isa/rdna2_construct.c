@@ -14,8 +14,6 @@ static void put_half(uint32_t *w, uint32_t h, bool hi) { *w = rdna2_put_half(*w,
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
 
-typedef rdna2_lane lane_spec;
-
 /* Cases construct_many builds together. */
 #define CLOSED_BLOCK 256
 
@@ -23,7 +21,7 @@ static fp_value val(const fp_format *f, uint64_t bits) { return fp_decode(f, bit
 
 static int clampi(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-static bool sign_for(const lane_spec *s, int i, gen_rng *r)
+static bool sign_for(const rdna2_lane *s, int i, gen_rng *r)
 {
     return s->forced_sign[i] >= 0 ? s->forced_sign[i] : gen_coin(r);
 }
@@ -39,11 +37,11 @@ int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format 
     return lowest + (product_bits > reach ? product_bits : reach);
 }
 
-static int product_floor(const lane_spec *s) { return rdna2_product_floor(s->fmt[0], s->fmt[1], s->fmt[2], s->dest); }
+static int product_floor(const rdna2_lane *s) { return rdna2_product_floor(s->fmt[0], s->fmt[1], s->fmt[2], s->dest); }
 
 /* a, b with msb(a) + msb(b) == target and at most `budget` significant
  * bits between them (0: no limit). */
-static void pick_product(const lane_spec *s, int target, int budget, gen_rng *r, uint64_t *a, uint64_t *b)
+static void pick_product(const rdna2_lane *s, int target, int budget, gen_rng *r, uint64_t *a, uint64_t *b)
 {
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
     int lo = fa->emin, hi = fa->emax;
@@ -74,7 +72,7 @@ static void pick_product(const lane_spec *s, int target, int budget, gen_rng *r,
 
 /* The exact value the sum starts from: the product, or for the legacy
  * forms the flushed, rounded product. */
-static fp_value start(const lane_spec *s, uint64_t a, uint64_t b)
+static fp_value start(const rdna2_lane *s, uint64_t a, uint64_t b)
 {
     fp_value p = fp_mul(val(s->fmt[0], a), val(s->fmt[1], b));
     if (!s->unfused)
@@ -86,7 +84,7 @@ static fp_value start(const lane_spec *s, uint64_t a, uint64_t b)
 /* Factors of at most 24 bits (f32, f16): their product is exact in double,
  * so start() can run in hardware arithmetic (the kit's version is three
  * times the cost of the rest of a tie's construction). */
-static bool double_product(const lane_spec *s)
+static bool double_product(const rdna2_lane *s)
 {
     return s->fmt[0]->precision <= 24 && s->fmt[1]->precision <= 24 && s->fmt[0]->bits <= 32 &&
            s->fmt[1]->bits <= 32;
@@ -102,7 +100,7 @@ static double double_of(const fp_format *f, uint64_t bits)
 static double round_f32(double x) { return (double)(float)x; }
 
 /* start() for double_product lanes. */
-static double start_double(const lane_spec *s, uint64_t a, uint64_t b)
+static double start_double(const rdna2_lane *s, uint64_t a, uint64_t b)
 {
     double p = double_of(s->fmt[0], a) * double_of(s->fmt[1], b);
     if (!s->unfused)
@@ -125,12 +123,12 @@ static gen_aim aim_of(gen_class c)
 static int lowest_bit(const fp_format *f) { return f->emin - (int)f->precision + 1; }
 
 /* c narrower than the destination: the f16 c of V_FMA_MIX_F32. */
-static bool narrow_c(const lane_spec *s) { return s->fmt[2]->precision < s->dest->precision; }
+static bool narrow_c(const rdna2_lane *s) { return s->fmt[2]->precision < s->dest->precision; }
 
 /* The range of the tie class's product exponents, where c is no narrower
  * than the destination: from the lowest with every product bit on c's grid
  * to one below the top binade. */
-static void tie_target_range(const lane_spec *s, int *lo, int *hi)
+static void tie_target_range(const rdna2_lane *s, int *lo, int *hi)
 {
     *lo = product_floor(s);
     *hi = s->dest->emax - 1;
@@ -138,7 +136,7 @@ static void tie_target_range(const lane_spec *s, int *lo, int *hi)
         *lo = *hi - 4;
 }
 
-static int class_target(const lane_spec *s, gen_class c, gen_rng *r, int *budget)
+static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budget)
 {
     const fp_format *d = s->dest, *fc = s->fmt[2];
     *budget = 0;
@@ -203,7 +201,7 @@ static bool y_as_double(const fp_format *fy, uint64_t y, double *out)
 
 /* K is the addend: build the product y so that K + y aims, then split y
  * into a power of two times b. */
-static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+static bool design_fixed_addend(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     /* The legacy forms flush K like any other source, and round the product
      * to f32 (flushed) before the sum: y must then be an f32 itself. */
@@ -258,7 +256,7 @@ static bool design_fixed_addend(const lane_spec *s, gen_class c, gen_rng *r, uin
 /* Subnormal operands rather than a subnormal result: each free operand near
  * the subnormal range half the time, at least one of them always (with a
  * literal K far from that range, the only way to the class). */
-static bool subnormal_operands(const lane_spec *s, gen_rng *r, uint64_t v[3])
+static bool subnormal_operands(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     int sure = gen_below(r, 3);
     if (sure == s->fixed)
@@ -279,7 +277,7 @@ static bool subnormal_operands(const lane_spec *s, gen_rng *r, uint64_t v[3])
 /* Where no c (or K) puts the sum exactly at the overflow midpoint, the
  * product x or c still takes it to the top two binades: the class's other
  * half.  With K as c, the product goes there. */
-static bool overflow_by_magnitude(const lane_spec *s, fp_value x, gen_rng *r, uint64_t v[3])
+static bool overflow_by_magnitude(const rdna2_lane *s, fp_value x, gen_rng *r, uint64_t v[3])
 {
     const fp_format *fc = s->fmt[2];
     int top = s->dest->emax - 1;
@@ -305,7 +303,7 @@ static bool overflow_by_magnitude(const lane_spec *s, fp_value x, gen_rng *r, ui
  * and a product just under half a unit of it (1 - m^2 2^-20, the record's
  * shape); for an f32 destination, an inexact product whose rounded value
  * plus c is a tie. */
-static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
+static bool design_double_round(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     if (s->dest == &fp_f16) {
         int ec = gen_range(r, -3, 14);
@@ -342,7 +340,7 @@ static bool design_double_round(const lane_spec *s, gen_rng *r, uint64_t v[3])
  * flushed) and c = -(p + d) with d on the subnormal grid, so p + c = -d.
  * (Two normal f32 values sum to a multiple of 2^-149: such a sum is exact,
  * then flushed; it is never a tie.) */
-static bool design_subnormal_sum(const lane_spec *s, gen_rng *r, uint64_t v[3])
+static bool design_subnormal_sum(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     /* p's top below 2^-103, so that some subnormal d has its bits at or above p's lowest. */
     int lo = -125, hi = -104;
@@ -374,7 +372,7 @@ static bool design_subnormal_sum(const lane_spec *s, gen_rng *r, uint64_t v[3])
  * the product x = A * 2^(h-s) carries the half-unit bit h (and for a near
  * tie one more bit s places lower, either side), b is a power of two, and c
  * cancels x's head and puts the result R units up the grid. */
-static bool design_subnormal_grid(const lane_spec *s, gen_rng *r, uint64_t v[3])
+static bool design_subnormal_grid(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2], *d = s->dest;
     int h = d->emin - (int)d->precision;  /* the half unit of the subnormal grid */
@@ -421,7 +419,7 @@ static bool design_subnormal_grid(const lane_spec *s, gen_rng *r, uint64_t v[3])
  * value around the tie class's binades; drawn again until some source is a
  * zero, an infinity or a NaN, what the class is verified by (a third of the
  * draws have none: built, evaluated and rebuilt for nothing before). */
-static bool design_special(const lane_spec *s, gen_rng *r, uint64_t v[3])
+static bool design_special(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     for (int round = 0; round < 64; round++) {
         bool hit = false;
@@ -450,7 +448,7 @@ static bool design_special(const lane_spec *s, gen_rng *r, uint64_t v[3])
     return true;
 }
 
-static bool design(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
         for (int i = 0; i < 3; i++)
@@ -527,7 +525,7 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
  * cannot reach f32's overflow, and a literal that is NaN, infinite or zero
  * leaves nothing to aim with.  Those draws are not searched for; the
  * report shows the miss. */
-static bool feasible(const lane_spec *s, gen_class c)
+static bool feasible(const rdna2_lane *s, gen_class c)
 {
     if (s->fixed >= 0) {
         fp_value k = val(s->fmt[s->fixed], s->fixed_bits);
@@ -546,7 +544,7 @@ static bool feasible(const lane_spec *s, gen_class c)
     return true;
 }
 
-static bool design_lane(const lane_spec *s, gen_class c, gen_rng *r, uint64_t v[3])
+static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if ((s->closed >> c) & 1) {
         /* The common lanes, in closed form (every such class is feasible there). */
@@ -578,7 +576,7 @@ static uint64_t unmodify(const fp_format *f, uint64_t v, bool abs, bool neg, gen
 
 static int forced(bool abs, bool neg) { return abs ? (int)neg : -1; }
 
-static void spec_init(const isa_instance *in, lane_spec *s, const fp_format *dest, const fp_format *fmt)
+static void spec_init(const isa_instance *in, rdna2_lane *s, const fp_format *dest, const fp_format *fmt)
 {
     memset(s, 0, sizeof *s);
     s->dest = dest;
@@ -596,7 +594,7 @@ static void spec_init(const isa_instance *in, lane_spec *s, const fp_format *des
 /* The lane an instance's cases are designed in: formats, the literal, the
  * signs abs+neg force; the same for every case (and both lanes of a packed
  * form, whose modifiers are placed per lane). */
-static void instance_spec(const isa_instance *in, lane_spec *s)
+static void instance_spec(const isa_instance *in, rdna2_lane *s)
 {
     const isa_op *op = in->op;
     switch ((rdna2_form)op->form) {
@@ -655,7 +653,7 @@ static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
-static void place(const isa_instance *in, const lane_spec *s, gen_rng *r, uint64_t v[2][3], uint32_t *w)
+static void place(const isa_instance *in, const rdna2_lane *s, gen_rng *r, uint64_t v[2][3], uint32_t *w)
 {
     const isa_op *op = in->op;
     switch ((rdna2_form)op->form) {
@@ -712,7 +710,7 @@ static void place(const isa_instance *in, const lane_spec *s, gen_rng *r, uint64
 
 /* One case, s the instance's spec: its draws are the prefill's, each lane's
  * design's, then the placement's. */
-static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class c, gen_rng *r, uint32_t *w)
+static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
     if (prefill(in, c, r, w))
         return true;
@@ -726,7 +724,7 @@ static bool construct_case(const isa_instance *in, const lane_spec *s, gen_class
 
 bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
-    lane_spec s;
+    rdna2_lane s;
     instance_spec(in, &s);
     s.closed = (uint32_t)rdna2_closed_covers(&s, c) << c;
     return construct_case(in, &s, c, r, w);
@@ -736,7 +734,7 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
  * (rdna2_closed_lanes; the special class rdna2_special_lanes, which always
  * makes one); a design that runs out of attempts falls back to a random
  * one at once, as design_lane does, before the next lane draws. */
-static void closed_designs(const lane_spec *s, gen_class c, int lanes, gen_rng *rng, const uint32_t *which, size_t m,
+static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng *rng, const uint32_t *which, size_t m,
                            uint64_t (*v)[2][3])
 {
     uint64_t got[CLOSED_BLOCK][3];
@@ -770,7 +768,7 @@ enum { TO_DESIGN, RANDOM_DONE, CLOSED_DESIGNED };
  * free): the prefills, then the closed-form classes' designs (closed[c]:
  * class c is one for this lane), gathered by class, then each case's other
  * designs and its placement. */
-static void construct_block(const isa_instance *in, const lane_spec *s, const bool *closed, const gen_class *c,
+static void construct_block(const isa_instance *in, const rdna2_lane *s, const bool *closed, const gen_class *c,
                             gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
     const isa_op *op = in->op;
@@ -801,12 +799,12 @@ static void construct_block(const isa_instance *in, const lane_spec *s, const bo
 void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
                           bool *reachable)
 {
-    lane_spec s;
+    rdna2_lane s;
     instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
     s.closed = rdna2_closed_mask(&s);
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
-        closed[k] = rdna2_closed_lanes_cover(s.fmt, s.dest, s.fixed, s.unfused, (gen_class)k);
+        closed[k] = rdna2_closed_lanes_cover(&s, (gen_class)k);
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);

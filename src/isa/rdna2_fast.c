@@ -422,15 +422,13 @@ static HOT uint32_t mad(lane *l, isa_verdict *v, uint32_t want)
     xval p = xval_of(l->product);
     rounding rp = round_to(&fp_f32, p, TRIMMED, false);
     final_step(v, p, &rp, true);
-    uint32_t pr = (uint32_t)rp.bits;
-    if (f32_subnormal(pr))
-        pr &= 0x80000000u;
+    uint32_t pr = flush_f32((uint32_t)rp.bits);
     l->exact = xval_sum(f32_value(pr), l->addend);
     rounding rs = round_to(&fp_f32, l->exact, TRIMMED, false);
     final_step(v, l->exact, &rs, false);
     lane_classes(v, l, want);
     uint32_t r = (uint32_t)rs.bits;
-    return f32_subnormal(r) ? r & 0x80000000u : r;
+    return flush_f32(r);
 }
 
 /* One tuple with its verdict (or, with v NULL, the outputs alone by the same
@@ -1254,7 +1252,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             lane_classes_of(&v[i], &fp_f32, &sum[t], flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
                             DR_SCALAR);
             uint32_t r = sum[t].bits;
-            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, f32_subnormal(r) ? r & 0x80000000u : r));
+            out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, flush_f32(r)));
         }
     }
 }
