@@ -1,7 +1,7 @@
 /* Generates N cases of each op named, as a campaign's generation threads
  * do (eng_make_cases, 1,024 a call, every class of the op cycled, the
  * default controls' block instances), and prints a checksum of the
- * outputs.  Not a test: scripts/bench-compare --instructions runs it under
+ * outputs and verdicts (classes, cells, tie exponent).  Not a test: scripts/bench-compare --instructions runs it under
  * callgrind, for N and for 0, to count the instructions a generated case
  * costs; a count does not drift with the machine's speed as a time does.
  * It uses only the engine's public calls, so bench-compare builds this same
@@ -57,6 +57,13 @@ int main(int argc, char **argv)
             eng_make_cases(&in, 1, first, count, mine, nm, words, out, v);
             for (unsigned i = 0; i < count * op->n_out; i++)
                 sum = sum * 31 + out[i];
+            for (unsigned i = 0; i < count; i++) {
+                sum = sum * 31 + v[i].classes;
+                sum = sum * 31 + v[i].at_result;
+                sum = sum * 31 + (uint32_t)v[i].tie_exp;
+                for (int k = 0; k < ISA_CELL_WORDS; k++)
+                    sum = sum * 31 + (uint32_t)(v[i].cells[k] ^ v[i].cells[k] >> 32);
+            }
         }
     }
     if (one && n)

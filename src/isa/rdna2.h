@@ -5,6 +5,7 @@
 #define TIEFUZZ_RDNA2_H
 
 #include "isa.h"
+#include "../fp/fast.h"
 
 typedef enum {
     RDNA2_FMA32,    /* fused f32: round_f32(a*b + c) */
@@ -106,5 +107,16 @@ void rdna2_closed_lanes(const fp_format *fmt, bool unfused, const int forced_sig
 bool rdna2_special_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, int tie_lo);
 void rdna2_special_lanes(const fp_format *fmt, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
                          uint64_t (*v)[3]);
+
+/* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
+ * it (yes or no), or the scalar test must run where the case asks for it. */
+enum { RDNA2_DR_SCALAR, RDNA2_DR_YES, RDNA2_DR_NO };
+/* The verdicts of n lanes computed in vectors, each lane's one rounding the
+ * one that writes the result, to dest (rdna2_verdict_lanes.c): what
+ * rdna2_fast.c's lane_verdict and lane_classes_of make of each, with the
+ * double-round class where dr[t] is RDNA2_DR_YES (the caller adds what a
+ * scalar test finds). */
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, size_t n,
+                         isa_verdict *v);
 
 #endif

@@ -231,16 +231,10 @@ static bool lane_double_round(const lane *l)
 /* The classes of a finite exact sum by its size: its leading bit msb against
  * the destination's range, and against big, the larger of the product's and
  * the addend's (cancellation). */
-static HOT uint32_t magnitude_classes(const fp_format *dest, int msb, int big)
+static inline HOT uint32_t magnitude_classes(const fp_format *dest, int msb, int big)
 {
-    uint32_t m = 0;
-    if (msb < dest->emin + 2)
-        m |= 1u << GEN_SUBNORMAL;
-    if (msb >= dest->emax - 1)
-        m |= 1u << GEN_OVERFLOW;
-    if (msb < big - (int)dest->precision)
-        m |= 1u << GEN_CANCEL;
-    return m;
+    return (uint32_t)(msb < dest->emin + 2) << GEN_SUBNORMAL | (uint32_t)(msb >= dest->emax - 1) << GEN_OVERFLOW |
+           (uint32_t)(msb < big - (int)dest->precision) << GEN_CANCEL;
 }
 
 static HOT void lane_classes(isa_verdict *v, const lane *l, uint32_t want)
@@ -1037,32 +1031,56 @@ static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
     v->cells[cell / 64] = 1ull << (cell % 64);
 }
 
-/* The double-round test where lanes have answered it (double_round_lanes),
- * or where lane_classes_of must run the scalar one. */
-enum { DR_SCALAR, DR_YES, DR_NO };
+/* The scalar double-round test of lane_classes_of, out of line: lanes
+ * answer it for most cases that ask. */
+static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
+{
+    lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
+    return lane_double_round(&sum);
+}
 
 /* lane_classes for a lane computed in vectors (l; a, b, c its sources as
- * f32 bit patterns); dr: the double-round test's answer, or DR_SCALAR. */
-static void lane_classes_of(isa_verdict *v, const fp_format *dest, const fp_fma_lane *l, uint32_t a, uint32_t b,
-                            uint32_t c, uint32_t want, int dr)
+ * f32 bit patterns); dr: the double-round test's answer, or RDNA2_DR_SCALAR.
+ * Inlined into each verdict loop, with selects rather than branches: it
+ * runs for every lane of every generated case. */
+static inline __attribute__((always_inline)) void lane_classes_of(isa_verdict *v, const fp_format *dest,
+                                                                  const fp_fma_lane *l, uint32_t a, uint32_t b,
+                                                                  uint32_t c, uint32_t want, int dr)
 {
     unsigned f = l->flags;
-    uint32_t m = 0;
-    if (f & FP_LANE_ZERO)
-        m = f & FP_LANE_CANCELLED ? 1u << GEN_CANCEL : 0;
-    else if (!(f & (FP_LANE_INF | FP_LANE_NAN)))
-        m = magnitude_classes(dest, l->msb, l->big);
-    if (dr == DR_YES)
+    bool zero = f & FP_LANE_ZERO, finite = !(f & (FP_LANE_ZERO | FP_LANE_INF | FP_LANE_NAN));
+    uint32_t cancelled = zero && (f & FP_LANE_CANCELLED) ? 1u << GEN_CANCEL : 0;
+    uint32_t m = finite ? magnitude_classes(dest, l->msb, l->big) : cancelled;
+    if (dr == RDNA2_DR_YES || (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c)))
         m |= 1u << GEN_DOUBLE_ROUND;
-    else if (dr == DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND))) {
-        lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
-        if (lane_double_round(&sum))
-            m |= 1u << GEN_DOUBLE_ROUND;
-    }
     /* A source's class is not the result's (a subnormal one), but for special. */
     uint32_t special = f & FP_LANE_SPECIAL_SOURCE ? 1u << GEN_SPECIAL : 0;
     v->classes |= m | special | (f & FP_LANE_SUBNORMAL_SOURCE ? 1u << GEN_SUBNORMAL : 0);
     v->at_result |= m | special;
+}
+
+/* What lane_classes_of adds where rdna2_lane_verdicts made the verdict: the
+ * scalar double-round test, for a lane the lanes did not answer. */
+static inline void scalar_double_round_class(isa_verdict *v, const fp_format *dest, uint32_t a, uint32_t b,
+                                             uint32_t c, uint32_t want, int dr)
+{
+    if (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c)) {
+        v->classes |= 1u << GEN_DOUBLE_ROUND;
+        v->at_result |= 1u << GEN_DOUBLE_ROUND;
+    }
+}
+
+/* Adds to v what a second lane's verdict w holds (a packed tuple's high
+ * lane after its low one): classes, cells, and the tie exponent where the
+ * first lane had none, as lane_step of the second lane would. */
+static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
+{
+    v->classes |= w->classes;
+    v->at_result |= w->at_result;
+    if (v->tie_exp == ISA_NO_EXPONENT)
+        v->tie_exp = w->tie_exp;
+    for (int k = 0; k < ISA_CELL_WORDS; k++)
+        v->cells[k] |= w->cells[k];
 }
 
 /* A half as an f32 bit pattern, widened exactly: a subnormal half is a
@@ -1092,12 +1110,12 @@ static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size
 }
 
 /* The lanes whose cases ask for the double-round test (their positions in
- * at[], their count returned); every dr[t] starts DR_SCALAR. */
+ * at[], their count returned); every dr[t] starts RDNA2_DR_SCALAR. */
 static size_t double_round_wanted(const fp_fma_lane *lanes, const uint32_t *want, size_t m, uint8_t *dr, uint16_t *at)
 {
     size_t k = 0;
     for (size_t t = 0; t < m; t++) {
-        dr[t] = DR_SCALAR;
+        dr[t] = RDNA2_DR_SCALAR;
         if ((want[t] & (1u << GEN_DOUBLE_ROUND)) && (lanes[t].flags & FP_LANE_DONE))
             at[k++] = (uint16_t)t;
     }
@@ -1106,13 +1124,13 @@ static size_t double_round_wanted(const fp_fma_lane *lanes, const uint32_t *want
 
 /* The answers: the sum rounded the other way (test[j], for lane at[j]) is a
  * tie and the lane's own rounding is not; a test lane not done stays
- * DR_SCALAR. */
+ * RDNA2_DR_SCALAR. */
 static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lanes, const uint16_t *at, size_t k,
                                  uint8_t *dr)
 {
     for (size_t j = 0; j < k; j++)
         if (test[j].flags & FP_LANE_DONE)
-            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? DR_YES : DR_NO;
+            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
 }
 
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
@@ -1141,7 +1159,7 @@ static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint3
  * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
  * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
  * lane the nearest rounding leaves (an f32 value that overflows or is
- * zero) stays DR_SCALAR. */
+ * zero) stays RDNA2_DR_SCALAR. */
 static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *once,
                                     const uint32_t *want, size_t m, uint8_t *dr)
 {
@@ -1204,6 +1222,15 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
         double_round_lanes(a, b, c, lanes, lane_want, m, dr);
+        if (scaled)  /* VCC lanes: the double-round test of the scaled sum, where asked */
+            for (size_t t = 0; t < m; t++)
+                if ((fourth[t] & 1) && (want[first + t] & (1u << GEN_DOUBLE_ROUND))) {
+                    double scale = fp_pow2(k[t]);
+                    lane sum = {.dest = &fp_f32, .product = f32_value(a[t]) * f32_value(b[t]) * scale,
+                                .addend = f32_value(c[t]) * scale};
+                    dr[t] = lane_double_round(&sum) ? RDNA2_DR_YES : RDNA2_DR_NO;
+                }
+        rdna2_lane_verdicts(lanes, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1212,14 +1239,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            if (vcc && (want[i] & (1u << GEN_DOUBLE_ROUND))) {
-                double scale = fp_pow2(k[t]);
-                lane sum = {.dest = &fp_f32, .product = f32_value(a[t]) * f32_value(b[t]) * scale,
-                            .addend = f32_value(c[t]) * scale};
-                dr[t] = lane_double_round(&sum) ? DR_YES : DR_NO;
-            }
-            lane_verdict(&v[i], &lanes[t]);
-            lane_classes_of(&v[i], &fp_f32, &lanes[t], a[t], b[t], c[t], want[i], dr[t]);
+            scalar_double_round_class(&v[i], &fp_f32, a[t], b[t], c[t], want[i], dr[t]);
             out[i] = s.post ? (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits))
                             : lanes[t].bits;
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
@@ -1250,7 +1270,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             lane_step(&v[i], &sum[t], false);
             /* The double-round test takes the sources as the form does, flushed. */
             lane_classes_of(&v[i], &fp_f32, &sum[t], flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
-                            DR_SCALAR);
+                            RDNA2_DR_SCALAR);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, flush_f32(r)));
         }
@@ -1298,6 +1318,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
     fp_fma_lane lanes[2][VERDICT_BLOCK];
     uint8_t dr[2][VERDICT_BLOCK];
+    isa_verdict high[VERDICT_BLOCK];  /* a packed form's high lanes */
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
@@ -1317,8 +1338,12 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             if (odd)
                 half_double_round_lanes(a[k], b[k], c[k], lanes[k], want + first, m, dr[k]);
             else
-                memset(dr[k], DR_SCALAR, m);
+                memset(dr[k], RDNA2_DR_SCALAR, m);
         }
+        /* Each lane's verdict; a packed tuple's is both lanes' (merge_verdict). */
+        rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, m, v + first);
+        if (lanes_per_tuple == 2)
+            rdna2_lane_verdicts(lanes[1], dr[1], &fp_f16, m, high);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1329,12 +1354,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            lane_verdict(&v[i], &lanes[0][t]);
-            for (int k = 0; k < lanes_per_tuple; k++) {
-                if (k)
-                    lane_step(&v[i], &lanes[k][t], false);
-                lane_classes_of(&v[i], &fp_f16, &lanes[k][t], a[k][t], b[k][t], c[k][t], want[i], dr[k][t]);
-            }
+            if (lanes_per_tuple == 2)
+                merge_verdict(&v[i], &high[t]);
+            for (int k = 0; k < lanes_per_tuple; k++)
+                scalar_double_round_class(&v[i], &fp_f16, a[k][t], b[k][t], c[k][t], want[i], dr[k][t]);
             uint32_t h = lanes[0][t].bits;
             switch (form) {
             case RDNA2_FMA16:
