@@ -513,6 +513,13 @@ typedef struct {
     bool post;  /* omod or clamp to apply */
 } source_plan;
 
+/* Whether omod or clamp changes a result (else both are skipped). */
+static bool has_post(const isa_instance *in)
+{
+    return in->ctrl[CTRL_CLAMP] ||
+           (in->op->ctrl_limit[CTRL_OMOD] && in->ctrl[CTRL_OMOD] && in->param[PARAM_OMOD] != 0);
+}
+
 static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t sign_bit, uint32_t abs,
                          uint32_t neg, source_plan *s)
 {
@@ -524,8 +531,7 @@ static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t
         s->keep[i] = BIT(abs, i) ? ~sign_bit : ~0u;
         s->flip[i] = BIT(neg, i) ? sign_bit : 0;
     }
-    s->post = in->ctrl[CTRL_CLAMP] ||
-              (op->ctrl_limit[CTRL_OMOD] && in->ctrl[CTRL_OMOD] && in->param[PARAM_OMOD] != 0);
+    s->post = has_post(in);
 }
 
 /* Sources are gathered a block at a time into three arrays (with their
@@ -1291,10 +1297,10 @@ static void half_lane_sources(const isa_instance *in, const uint32_t *words, siz
     tuple_words(words + first * in->op->n_in, in->op->n_in, m, w[0], w[1], w[2], NULL);
     for (int i = 0; i < 3; i++)
         halves_of(w[i], 16 * BIT(select, i), s.keep[i], s.flip[i], m, h[i]);
-    for (size_t t = 0; t < m; t++) {
+    for (size_t t = 0; t < m; t++) {  /* no branch: the compiler makes vector code of it */
         bool sub = false;
         for (int i = 0; i < 3; i++)
-            sub |= (h[i][t] & 0x7c00u) == 0 && (h[i][t] & 0x3ffu);
+            sub |= ((h[i][t] & 0x7c00u) == 0) & ((h[i][t] & 0x3ffu) != 0);
         subnormal[t] = sub;
     }
     fp_fast_f16_to_f32_array(h[0], a, m);
@@ -1315,6 +1321,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], form == RDNA2_PK16 ? rdna2_pk_hi_select(in) : 0};
     uint32_t neg[2] = {form == RDNA2_PK16 ? in->ctrl[CTRL_NEG_LO] : in->ctrl[CTRL_NEG], in->ctrl[CTRL_NEG_HI]};
     uint32_t abs = form == RDNA2_FMA16 ? in->ctrl[CTRL_ABS] : 0;
+    bool post = has_post(in);
     uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
     fp_fma_lane lanes[2][VERDICT_BLOCK];
     uint8_t dr[2][VERDICT_BLOCK];
@@ -1361,15 +1368,18 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             uint32_t h = lanes[0][t].bits;
             switch (form) {
             case RDNA2_FMA16:
-                h = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, h));
+                if (post)
+                    h = (uint32_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, h));
                 out[i] = rdna2_put_half(w[op->n_in - 1], h, BIT(in->ctrl[CTRL_OP_SEL], 3));
                 break;
             case RDNA2_MIX16:
-                out[i] = rdna2_put_half(w[op->n_in - 1], (uint32_t)rdna2_clamp(in, &fp_f16, h), op->flags & RDNA2_DST_HI);
+                out[i] = rdna2_put_half(w[op->n_in - 1], post ? (uint32_t)rdna2_clamp(in, &fp_f16, h) : h,
+                                        op->flags & RDNA2_DST_HI);
                 break;
             default:
-                out[i] = (uint32_t)rdna2_clamp(in, &fp_f16, h) |
-                         (uint32_t)rdna2_clamp(in, &fp_f16, lanes[1][t].bits) << 16;
+                out[i] = post ? (uint32_t)rdna2_clamp(in, &fp_f16, h) |
+                                    (uint32_t)rdna2_clamp(in, &fp_f16, lanes[1][t].bits) << 16
+                              : h | lanes[1][t].bits << 16;
                 break;
             }
         }
