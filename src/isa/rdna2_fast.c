@@ -996,77 +996,16 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  * V_DIV_FMAS with VCC set rounding twice and V_FMA_F64 go through fast_one. */
 #define VERDICT_BLOCK 256
 
-static void verdict_start(isa_verdict *v)
-{
-    memset(v, 0, sizeof *v);
-    v->classes = v->at_result = 1u << GEN_RANDOM;
-    v->tie_exp = ISA_NO_EXPONENT;
-}
-
-/* The kind of a lane's exact sum. */
-static inline fp_kind lane_kind(unsigned flags)
-{
-    return flags & FP_LANE_NAN ? FPK_NAN : flags & FP_LANE_INF ? FPK_INF : flags & FP_LANE_ZERO ? FPK_ZERO : FPK_FINITE;
-}
-
-/* final_step for a rounding computed in lanes. */
-static void lane_step(isa_verdict *v, const fp_fma_lane *l, bool intermediate)
-{
-    unsigned f = l->flags;
-    rounding r = {.bits = l->bits, .inexact = f & FP_LANE_INEXACT, .tie = f & FP_LANE_TIE,
-                  .near = f & FP_LANE_NEAR, .guard = f & FP_LANE_GUARD, .sticky = f & FP_LANE_STICKY,
-                  .lsb = f & FP_LANE_LSB, .tiny = f & FP_LANE_TINY, .overflow = f & FP_LANE_OVERFLOW,
-                  .ulp_exp = l->ulp_exp};
-    final_step(v, (xval){lane_kind(f), f & FP_LANE_SIGN, 0, 0}, &r, intermediate);
-}
-
-/* verdict_start then lane_step of a lane's one and final rounding, written
- * at once: the common verdict, built without the generic steps. */
-static HOT void lane_verdict(isa_verdict *v, const fp_fma_lane *l)
-{
-    unsigned f = l->flags;
-    fp_kind exact = lane_kind(f);
-    unsigned kind = isa_result_kind(exact, f & FP_LANE_OVERFLOW, f & FP_LANE_TINY);
-    unsigned cell = isa_cell(kind, f & FP_LANE_INEXACT, f & FP_LANE_LSB, f & FP_LANE_GUARD, f & FP_LANE_STICKY,
-                             f & FP_LANE_SIGN);
-    uint32_t step = 1u << GEN_RANDOM | rounding_classes(f & FP_LANE_TIE, f & FP_LANE_NEAR,
-                                                        (f & FP_LANE_TINY) && exact == FPK_FINITE,
-                                                        f & FP_LANE_OVERFLOW);
-    *v = (isa_verdict){.classes = step, .at_result = step,
-                       .tie_exp = f & FP_LANE_TIE ? l->ulp_exp : ISA_NO_EXPONENT};
-    v->cells[cell / 64] = 1ull << (cell % 64);
-}
-
-/* The scalar double-round test of lane_classes_of, out of line: lanes
- * answer it for most cases that ask. */
+/* lane_double_round of a lane computed in vectors (a, b, c its sources as f32
+ * bit patterns), out of line: lanes answer it for most cases that ask. */
 static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
 {
     lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
     return lane_double_round(&sum);
 }
 
-/* lane_classes for a lane computed in vectors (l; a, b, c its sources as
- * f32 bit patterns); dr: the double-round test's answer, or RDNA2_DR_SCALAR.
- * Inlined into each verdict loop, with selects rather than branches: it
- * runs for every lane of every generated case. */
-static inline __attribute__((always_inline)) void lane_classes_of(isa_verdict *v, const fp_format *dest,
-                                                                  const fp_fma_lane *l, uint32_t a, uint32_t b,
-                                                                  uint32_t c, uint32_t want, int dr)
-{
-    unsigned f = l->flags;
-    bool zero = f & FP_LANE_ZERO, finite = !(f & (FP_LANE_ZERO | FP_LANE_INF | FP_LANE_NAN));
-    uint32_t cancelled = zero && (f & FP_LANE_CANCELLED) ? 1u << GEN_CANCEL : 0;
-    uint32_t m = finite ? magnitude_classes(dest, l->msb, l->big) : cancelled;
-    if (dr == RDNA2_DR_YES || (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c)))
-        m |= 1u << GEN_DOUBLE_ROUND;
-    /* A source's class is not the result's (a subnormal one), but for special. */
-    uint32_t special = f & FP_LANE_SPECIAL_SOURCE ? 1u << GEN_SPECIAL : 0;
-    v->classes |= m | special | (f & FP_LANE_SUBNORMAL_SOURCE ? 1u << GEN_SUBNORMAL : 0);
-    v->at_result |= m | special;
-}
-
-/* What lane_classes_of adds where rdna2_lane_verdicts made the verdict: the
- * scalar double-round test, for a lane the lanes did not answer. */
+/* What lane_classes adds to a verdict rdna2_lane_verdicts made: the scalar
+ * double-round test, for a lane the lanes did not answer (dr). */
 static inline void scalar_double_round_class(isa_verdict *v, const fp_format *dest, uint32_t a, uint32_t b,
                                              uint32_t c, uint32_t want, int dr)
 {
@@ -1078,7 +1017,7 @@ static inline void scalar_double_round_class(isa_verdict *v, const fp_format *de
 
 /* Adds to v what a second lane's verdict w holds (a packed tuple's high
  * lane after its low one): classes, cells, and the tie exponent where the
- * first lane had none, as lane_step of the second lane would. */
+ * first lane had none, as final_step of the second lane's rounding would. */
 static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
 {
     v->classes |= w->classes;
@@ -1236,7 +1175,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                                 .addend = f32_value(c[t]) * scale};
                     dr[t] = lane_double_round(&sum) ? RDNA2_DR_YES : RDNA2_DR_NO;
                 }
-        rdna2_lane_verdicts(lanes, dr, &fp_f32, m, v + first);
+        rdna2_lane_verdicts(lanes, NULL, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1269,14 +1208,12 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
+        rdna2_lane_verdicts(sum, product, NULL, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            verdict_start(&v[i]);
-            lane_step(&v[i], &product[t], true);
-            lane_step(&v[i], &sum[t], false);
             /* The double-round test takes the sources as the form does, flushed. */
-            lane_classes_of(&v[i], &fp_f32, &sum[t], flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
-                            RDNA2_DR_SCALAR);
+            scalar_double_round_class(&v[i], &fp_f32, flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
+                                      RDNA2_DR_SCALAR);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, flush_f32(r)));
         }
@@ -1348,9 +1285,9 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 memset(dr[k], RDNA2_DR_SCALAR, m);
         }
         /* Each lane's verdict; a packed tuple's is both lanes' (merge_verdict). */
-        rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, m, v + first);
+        rdna2_lane_verdicts(lanes[0], NULL, dr[0], &fp_f16, m, v + first);
         if (lanes_per_tuple == 2)
-            rdna2_lane_verdicts(lanes[1], dr[1], &fp_f16, m, high);
+            rdna2_lane_verdicts(lanes[1], NULL, dr[1], &fp_f16, m, high);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;

@@ -1,18 +1,19 @@
 /* The verdicts of lanes computed in vectors (fp_fma_lane), many at a time:
- * what rdna2_fast.c's lane_verdict and lane_classes_of make of one lane
- * whose one rounding writes the result, for a block of them.
+ * for each lane, what the scalar fast path (rdna2_fast.c's final_step of
+ * the rounding that writes the result, then lane_classes) makes of it, from
+ * the flags the lane reports.
  *
- * Every generated case of the f32, f16, packed and MIX forms takes this
- * step, and one lane at a time it was branches and stores: leaving it out
+ * Every generated case of the f32, legacy, f16, packed and MIX forms takes
+ * this step.  A lane at a time it was branches and stores: leaving it out
  * altogether took v_fma_f32 from 845 to 623 instructions a generated case
- * (callgrind, tests/gen_count).  Here the flags are first copied out of the
- * lanes into arrays, the classes and the rounding cell are computed over the
- * arrays with selects (a loop the compiler turns into vector code, AVX-512 or
- * AVX2 where the CPU has it, chosen at load time), and only the verdicts'
- * stores are done a lane at a time.
+ * (callgrind, tests/gen_count).  Here the flags are copied out of the lanes
+ * into arrays, the classes and the rounding cell are computed over the
+ * arrays eight lanes at a time with selects (GCC's vector extensions;
+ * AVX-512, AVX2 or SSE2, chosen at load time), and only the verdicts' stores
+ * are done a lane at a time: v_fma_f32 861 to 781, v_mad_f32 1,015 to 894.
  *
- * tests/test_fast_verdicts.c and the construct-many and selftest tests hold
- * the result to the exact model's verdict, case by case. */
+ * tests/test_fast_verdicts.c, construct-many and selftest hold the result
+ * to the exact model's verdict, case by case. */
 #include "../fp/fast.h"
 #include "../fp/lanes.h"
 #include "classify.h"
@@ -30,13 +31,16 @@ LANES v8i pick8(v8i mask, v8i yes, v8i no) { return (yes & mask) | (no & ~mask);
 /* yes where the flag is set in f, else 0. */
 LANES v8i flag8(v8i f, int which, int yes) { return ((f & which) != 0) & yes; }
 
-/* Eight lanes' verdict parts: the classes their final rounding reaches
+/* Eight lanes' verdict parts: the classes their rounding reaches
  * (rdna2_fast.c's rounding_classes), its rounding cell (isa_cell of
- * isa_result_kind), and what each lane adds (lane_classes_of): its size
+ * isa_result_kind), and what each lane adds (lane_classes): its size
  * against the destination (magnitude_classes), cancellation to an exact
- * zero, a special or subnormal source, the double-round answer. */
+ * zero, a special or subnormal source, the double-round answer.  An
+ * intermediate rounding (one a later rounding rounds again) adds its own
+ * classes alone, none at the result. */
 LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16_t *big, const uint8_t *dr, int emin,
-                          int emax, int precision, uint32_t *classes, uint32_t *at_result, uint8_t *cell)
+                          int emax, int precision, bool intermediate, uint32_t *classes, uint32_t *at_result,
+                          uint8_t *cell)
 {
     v8h fh;
     v8s ms, bs;
@@ -59,11 +63,13 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
                (finite & flag8(f, FP_LANE_TINY, 1 << GEN_SUBNORMAL)) | flag8(f, FP_LANE_OVERFLOW, 1 << GEN_OVERFLOW);
     v8i size = ((m_sb < emin + 2) & (1 << GEN_SUBNORMAL)) | ((m_sb >= emax - 1) & (1 << GEN_OVERFLOW)) |
                ((m_sb < bg - precision) & (1 << GEN_CANCEL));
-    /* An exact zero first (lane_classes_of's order), then a finite sum's size. */
+    /* An exact zero first (lane_classes's order), then a finite sum's size. */
     v8i m = pick8(zero, flag8(f, FP_LANE_CANCELLED, 1 << GEN_CANCEL), ~(nan | inf) & size);
     m |= (dv == RDNA2_DR_YES) & (1 << GEN_DOUBLE_ROUND);
     v8i special = flag8(f, FP_LANE_SPECIAL_SOURCE, 1 << GEN_SPECIAL);
     v8i all = step | m | special | flag8(f, FP_LANE_SUBNORMAL_SOURCE, 1 << GEN_SUBNORMAL), at = step | m | special;
+    if (intermediate)  /* a rounding a later one rounds again: its own classes, none at the result */
+        all = step, at = ALL8(0);
     v8b cb = __builtin_convertvector(c, v8b);
     memcpy(classes, &all, sizeof all);
     memcpy(at_result, &at, sizeof at);
@@ -72,41 +78,65 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
 
 /* n lanes, n a multiple of eight. */
 LANES_ENTRY void verdict_lanes(const uint16_t *flags, const int16_t *msb, const int16_t *big, const uint8_t *dr,
-                               int emin, int emax, int precision, size_t n, uint32_t *classes, uint32_t *at_result,
-                               uint8_t *cell)
+                               int emin, int emax, int precision, bool intermediate, size_t n, uint32_t *classes,
+                               uint32_t *at_result, uint8_t *cell)
 {
     for (size_t t = 0; t < n; t += 8)
-        eight_verdicts(flags + t, msb + t, big + t, dr + t, emin, emax, precision, classes + t, at_result + t,
-                       cell + t);
+        eight_verdicts(flags + t, msb + t, big + t, dr + t, emin, emax, precision, intermediate, classes + t,
+                       at_result + t, cell + t);
 }
 
-void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, size_t n,
-                         isa_verdict *v)
+/* Lanes [first, first + m) into the arrays verdict_lanes takes, zeros past
+ * m up to a multiple of eight (computed, never stored); their count. */
+static size_t lane_arrays(const fp_fma_lane *l, const uint8_t *dr, size_t m, uint16_t *flags, int16_t *msb,
+                          int16_t *big, uint8_t *answer)
+{
+    size_t padded = (m + 7) & ~(size_t)7;
+    for (size_t t = 0; t < m; t++) {
+        flags[t] = l[t].flags;
+        msb[t] = l[t].msb;
+        big[t] = l[t].big;
+    }
+    if (dr)
+        memcpy(answer, dr, m);
+    else
+        memset(answer, RDNA2_DR_SCALAR, m);
+    for (size_t t = m; t < padded; t++)
+        flags[t] = msb[t] = big[t] = answer[t] = 0;
+    return padded;
+}
+
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const fp_fma_lane *before, const uint8_t *dr,
+                         const fp_format *dest, size_t n, isa_verdict *v)
 {
     enum { BLOCK = 256 };
-    uint16_t flags[BLOCK];
+    uint16_t flags[BLOCK], before_flags[BLOCK];
     int16_t msb[BLOCK], big[BLOCK];
-    uint32_t classes[BLOCK], at_result[BLOCK];
-    uint8_t cell[BLOCK], answer[BLOCK];
+    uint32_t classes[BLOCK], at_result[BLOCK], before_classes[BLOCK], before_at[BLOCK];
+    uint8_t cell[BLOCK], before_cell[BLOCK], answer[BLOCK];
     for (size_t first = 0; first < n; first += BLOCK) {
         size_t m = n - first < BLOCK ? n - first : BLOCK;
-        size_t padded = (m + 7) & ~(size_t)7;
-        const fp_fma_lane *l = lanes + first;
-        for (size_t t = 0; t < m; t++) {
-            flags[t] = l[t].flags;
-            msb[t] = l[t].msb;
-            big[t] = l[t].big;
-        }
-        memcpy(answer, dr + first, m);
-        for (size_t t = m; t < padded; t++)  /* computed, never stored */
-            flags[t] = msb[t] = big[t] = answer[t] = 0;
-        verdict_lanes(flags, msb, big, answer, dest->emin, dest->emax, (int)dest->precision, padded, classes,
+        const fp_fma_lane *l = lanes + first, *b = before ? before + first : NULL;
+        size_t padded = lane_arrays(l, dr ? dr + first : NULL, m, flags, msb, big, answer);
+        verdict_lanes(flags, msb, big, answer, dest->emin, dest->emax, (int)dest->precision, false, padded, classes,
                       at_result, cell);
+        if (b) {
+            /* The earlier rounding's own step: the f32 product of the legacy form. */
+            lane_arrays(b, NULL, m, before_flags, msb, big, answer);
+            verdict_lanes(before_flags, msb, big, answer, fp_f32.emin, fp_f32.emax, (int)fp_f32.precision, true,
+                          padded, before_classes, before_at, before_cell);
+        }
         for (size_t t = 0; t < m; t++) {
             isa_verdict *o = &v[first + t];
             *o = (isa_verdict){.classes = classes[t], .at_result = at_result[t],
                                .tie_exp = flags[t] & FP_LANE_TIE ? l[t].ulp_exp : ISA_NO_EXPONENT};
             o->cells[cell[t] / 64] = 1ull << (cell[t] % 64);
+            if (b) {
+                o->classes |= before_classes[t];
+                o->cells[before_cell[t] / 64] |= 1ull << (before_cell[t] % 64);
+                if (before_flags[t] & FP_LANE_TIE)  /* the first tie is the earlier rounding's */
+                    o->tie_exp = b[t].ulp_exp;
+            }
         }
     }
 }
