@@ -68,8 +68,8 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
     m |= (dv == RDNA2_DR_YES) & (1 << GEN_DOUBLE_ROUND);
     v8i special = flag8(f, FP_LANE_SPECIAL_SOURCE, 1 << GEN_SPECIAL);
     v8i all = step | m | special | flag8(f, FP_LANE_SUBNORMAL_SOURCE, 1 << GEN_SUBNORMAL), at = step | m | special;
-    if (intermediate)  /* a rounding a later one rounds again: its own classes, none at the result */
-        all = step, at = ALL8(0);
+    if (intermediate)  /* a rounding a later one rounds again: its own classes (its at_result is not read) */
+        all = step;
     v8b cb = __builtin_convertvector(c, v8b);
     memcpy(classes, &all, sizeof all);
     memcpy(at_result, &at, sizeof at);
