@@ -1,9 +1,10 @@
 /* Generates N cases of each op named, as a campaign's generation threads
  * do (eng_make_cases, 1,024 a call, every class of the op cycled, the
  * default controls' block instances), and prints a checksum of the
- * outputs and verdicts (classes, cells, tie exponent).  Not a test: scripts/bench-compare --instructions runs it under
- * callgrind, for N and for 0, to count the instructions a generated case
- * costs; a count does not drift with the machine's speed as a time does.
+ * outputs and verdicts (classes, at_result, tie exponent, cells).  Not a
+ * test: scripts/bench-compare --instructions runs it under callgrind, for
+ * N and for 0, to count the instructions a generated case costs; a count
+ * does not drift with the machine's speed as a time does.
  * It uses only the engine's public calls, so bench-compare builds this same
  * file against an earlier revision's libraries.
  * TIEFUZZ_GEN_CLASS=NAME makes every case of that one class instead, and
@@ -61,8 +62,10 @@ int main(int argc, char **argv)
                 sum = sum * 31 + v[i].classes;
                 sum = sum * 31 + v[i].at_result;
                 sum = sum * 31 + (uint32_t)v[i].tie_exp;
-                for (int k = 0; k < ISA_CELL_WORDS; k++)
-                    sum = sum * 31 + (uint32_t)(v[i].cells[k] ^ v[i].cells[k] >> 32);
+                for (int k = 0; k < ISA_CELL_WORDS; k++) {  /* both halves: no two cells fold together */
+                    sum = sum * 31 + (uint32_t)v[i].cells[k];
+                    sum = sum * 31 + (uint32_t)(v[i].cells[k] >> 32);
+                }
             }
         }
     }

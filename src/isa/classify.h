@@ -29,7 +29,10 @@ int isa_trace_tie_exponent(const isa_trace *t);
 #define ISA_CELLS 192
 void isa_trace_cells(const isa_trace *t, uint64_t *cells);
 /* The kind of a rounding's result, for its cell: 0 zero, 1 tiny, 2 normal,
- * 3 overflow, 4 infinite, 5 NaN (of the exact value's kind, then the rounding's flags). */
+ * 3 overflow, 4 infinite, 5 NaN (of the exact value's kind, then the rounding's flags).
+ * isa_result_kind and isa_cell are restated for eight lanes at a time in
+ * src/isa/rdna2_verdict_lanes.c: change both together (test fast-verdicts
+ * holds the two to each other). */
 static inline unsigned isa_result_kind(fp_kind exact, bool overflow, bool tiny)
 {
     return exact == FPK_NAN ? 5 : exact == FPK_INF ? 4 : exact == FPK_ZERO ? 0 : overflow ? 3 : tiny ? 1 : 2;

@@ -985,7 +985,7 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
     }
 }
 
-/* ---- verdicts, many tuples: four lanes at a time ----
+/* ---- verdicts, many tuples: in vectors ----
  *
  * fp_fast_fma32_lanes (every lane of the fused f32 forms),
  * fp_fast_fma_half_lanes (the f16 forms, all but a few lanes) and
@@ -997,10 +997,13 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 #define VERDICT_BLOCK 256
 
 /* lane_double_round of a lane computed in vectors (a, b, c its sources as f32
- * bit patterns), out of line: lanes answer it for most cases that ask. */
-static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
+ * bit patterns; the sum scaled by 2^k, exactly, for V_DIV_FMAS with VCC
+ * set), out of line: lanes answer it for most cases that ask. */
+static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c,
+                                                          int k)
 {
-    lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
+    double scale = fp_pow2(k);
+    lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b) * scale, .addend = f32_value(c) * scale};
     return lane_double_round(&sum);
 }
 
@@ -1009,7 +1012,7 @@ static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest,
 static inline void scalar_double_round_class(isa_verdict *v, const fp_format *dest, uint32_t a, uint32_t b,
                                              uint32_t c, uint32_t want, int dr)
 {
-    if (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c)) {
+    if (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c, 0)) {
         v->classes |= 1u << GEN_DOUBLE_ROUND;
         v->at_result |= 1u << GEN_DOUBLE_ROUND;
     }
@@ -1075,7 +1078,8 @@ static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lan
 {
     for (size_t j = 0; j < k; j++)
         if (test[j].flags & FP_LANE_DONE)
-            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
+            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES
+                                                                                              : RDNA2_DR_NO;
 }
 
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
@@ -1169,12 +1173,8 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         double_round_lanes(a, b, c, lanes, lane_want, m, dr);
         if (scaled)  /* VCC lanes: the double-round test of the scaled sum, where asked */
             for (size_t t = 0; t < m; t++)
-                if ((fourth[t] & 1) && (want[first + t] & (1u << GEN_DOUBLE_ROUND))) {
-                    double scale = fp_pow2(k[t]);
-                    lane sum = {.dest = &fp_f32, .product = f32_value(a[t]) * f32_value(b[t]) * scale,
-                                .addend = f32_value(c[t]) * scale};
-                    dr[t] = lane_double_round(&sum) ? RDNA2_DR_YES : RDNA2_DR_NO;
-                }
+                if ((fourth[t] & 1) && (lanes[t].flags & FP_LANE_DONE) && (want[first + t] & (1u << GEN_DOUBLE_ROUND)))
+                    dr[t] = scalar_double_round(&fp_f32, a[t], b[t], c[t], k[t]) ? RDNA2_DR_YES : RDNA2_DR_NO;
         rdna2_lane_verdicts(lanes, NULL, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;

@@ -3,8 +3,8 @@
  * the rounding that writes the result, then lane_classes) makes of it, from
  * the flags the lane reports.
  *
- * Every generated case of the f32, legacy, f16, packed and MIX forms takes
- * this step.  A lane at a time it was branches and stores: leaving it out
+ * Every generated case of the fused f32, V_DIV_FMAS, legacy, f16, packed and
+ * MIX forms takes this step.  A lane at a time it was branches and stores: leaving it out
  * altogether took v_fma_f32 from 845 to 623 instructions a generated case
  * (callgrind, tests/gen_count).  Here the flags are copied out of the lanes
  * into arrays, the classes and the rounding cell are computed over the
@@ -19,6 +19,10 @@
 #include "classify.h"
 #include "rdna2.h"
 #include <string.h>
+
+/* The cell a lane's rounding reaches, as isa_cell encodes it (kind << 5 |
+ * inexact, lsb, guard, sticky, sign), fits a byte. */
+_Static_assert(ISA_CELLS <= 256, "a rounding cell must fit uint8_t");
 
 /* Eight lanes of 32-bit integers (GCC's vector extensions). */
 typedef int32_t v8i __attribute__((vector_size(32)));
@@ -53,7 +57,7 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
     v8i bg = __builtin_convertvector(bs, v8i), dv = __builtin_convertvector(d, v8i);
     v8i nan = (f & FP_LANE_NAN) != 0, inf = (f & FP_LANE_INF) != 0, zero = (f & FP_LANE_ZERO) != 0;
     v8i finite = ~(nan | inf | zero);
-    /* isa_result_kind: NaN 5, infinity 4, zero 0, overflow 3, tiny 1, else 2. */
+    /* isa_result_kind (classify.h): NaN 5, infinity 4, zero 0, overflow 3, tiny 1, else 2. */
     v8i kind = pick8(nan, ALL8(5), pick8(inf, ALL8(4), pick8(zero, ALL8(0), pick8((f & FP_LANE_OVERFLOW) != 0, ALL8(3),
                                                                                  pick8((f & FP_LANE_TINY) != 0,
                                                                                        ALL8(1), ALL8(2))))));
@@ -86,8 +90,9 @@ LANES_ENTRY void verdict_lanes(const uint16_t *flags, const int16_t *msb, const 
                        at_result + t, cell + t);
 }
 
-/* Lanes [first, first + m) into the arrays verdict_lanes takes, zeros past
- * m up to a multiple of eight (computed, never stored); their count. */
+/* m lanes into the arrays verdict_lanes takes, padded with zeros up to a
+ * multiple of eight (the padding's verdicts are computed but never written
+ * to a case); the padded count. */
 static size_t lane_arrays(const fp_fma_lane *l, const uint8_t *dr, size_t m, uint16_t *flags, int16_t *msb,
                           int16_t *big, uint8_t *answer)
 {
