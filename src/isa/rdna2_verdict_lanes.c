@@ -4,13 +4,15 @@
  * the flags the lane reports.
  *
  * Every generated case of the fused f32, V_DIV_FMAS, legacy, f16, packed and
- * MIX forms takes this step.  A lane at a time it was branches and stores: leaving it out
- * altogether took v_fma_f32 from 845 to 623 instructions a generated case
- * (callgrind, tests/gen_count).  Here the flags are copied out of the lanes
- * into arrays, the classes and the rounding cell are computed over the
- * arrays eight lanes at a time with selects (GCC's vector extensions;
- * AVX-512, AVX2 or SSE2, chosen at load time), and only the verdicts' stores
- * are done a lane at a time: v_fma_f32 861 to 781, v_mad_f32 1,015 to 894.
+ * MIX forms takes this step.  A lane at a time it was branches and stores: a
+ * throwaway build that left it out altogether took v_fma_f32 from 845 to
+ * 623 instructions a generated case (callgrind, tests/gen_count).  Here the
+ * flags are copied out of the lanes into arrays, the classes and the
+ * rounding cell are computed over the arrays eight lanes at a time with
+ * selects (GCC's vector extensions; AVX-512, AVX2 or SSE2, chosen at load
+ * time), and only the verdicts' stores are done a lane at a time: v_fma_f32
+ * 824 to 744 instructions a generated case, v_mad_f32 1,079 to 965
+ * (scripts/bench-compare def24f4 --instructions).
  *
  * tests/test_fast_verdicts.c, construct-many and selftest hold the result
  * to the exact model's verdict, case by case. */
