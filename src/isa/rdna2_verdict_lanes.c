@@ -33,6 +33,9 @@ typedef int16_t v8s __attribute__((vector_size(16)));
 typedef uint8_t v8b __attribute__((vector_size(8)));
 
 #define ALL8(x) ((v8i){0} + (x))
+/* Element by element, which GCC 12 makes one vpmovzx/vpmovsx instruction
+ * (its __builtin_convertvector of a widening splits into halves: lanes.h). */
+#define WIDEN8(x) ((v8i){x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]})
 LANES v8i pick8(v8i mask, v8i yes, v8i no) { return (yes & mask) | (no & ~mask); }
 /* yes where the flag is set in f, else 0. */
 LANES v8i flag8(v8i f, int which, int yes) { return ((f & which) != 0) & yes; }
@@ -55,8 +58,7 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
     memcpy(&ms, msb, sizeof ms);
     memcpy(&bs, big, sizeof bs);
     memcpy(&d, dr, sizeof d);
-    v8i f = __builtin_convertvector(fh, v8i), m_sb = __builtin_convertvector(ms, v8i);
-    v8i bg = __builtin_convertvector(bs, v8i), dv = __builtin_convertvector(d, v8i);
+    v8i f = WIDEN8(fh), m_sb = WIDEN8(ms), bg = WIDEN8(bs), dv = WIDEN8(d);
     v8i nan = (f & FP_LANE_NAN) != 0, inf = (f & FP_LANE_INF) != 0, zero = (f & FP_LANE_ZERO) != 0;
     v8i finite = ~(nan | inf | zero);
     /* isa_result_kind (classify.h): NaN 5, infinity 4, zero 0, overflow 3, tiny 1, else 2. */
