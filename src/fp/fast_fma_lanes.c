@@ -18,6 +18,7 @@
  *   exact, done with the 2^52 trick), and every comparison of R + E with a
  *   boundary that is a multiple of ulp(S) is decided by R, or by the sign
  *   of E when R equals it. */
+#include <stddef.h>
 #include "fast.h"
 #include "lanes.h"
 
@@ -125,12 +126,25 @@ LANES v4l larger_exp(v4d x, v4d y)
 _Static_assert(FP_LANE_CANCELLED <= 0x8000, "FP_LANE_* flags must fit fp_fma_lane.flags");
 
 /* r's result and flags, with msb and big of the lane's exact sum. */
+/* The fields packed in vectors first (bits, ulp_exp and msb as a lane's first
+ * eight bytes, big and flags as its last four: fp_fma_lane's layout on a
+ * little-endian host), then two stores a lane, where five fields a lane
+ * took an extract and a store each. */
+_Static_assert(sizeof(fp_fma_lane) == 12 && offsetof(fp_fma_lane, ulp_exp) == 4 && offsetof(fp_fma_lane, msb) == 6 &&
+                   offsetof(fp_fma_lane, big) == 8 && offsetof(fp_fma_lane, flags) == 10,
+               "store() packs fp_fma_lane's fields by their offsets");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "store() packs fields little-endian");
 LANES void store(rounded r, v4l done, v4l msb, v4l big, fp_fma_lane *out)
 {
     v4l flags = r.flags | bit(done) * FP_LANE_DONE;
-    for (int i = 0; i < 4; i++)
-        out[i] = (fp_fma_lane){(uint32_t)r.bits[i], (int16_t)r.q[i], (int16_t)msb[i], (int16_t)big[i],
-                                 (uint16_t)flags[i]};
+    v4u head = (v4u)(r.bits & 0xffffffffLL) | (v4u)(r.q & 0xffff) << 32 | (v4u)msb << 48;
+    v4u tail = (v4u)(big & 0xffff) | (v4u)(flags & 0xffff) << 16;
+    for (int i = 0; i < 4; i++) {
+        uint64_t h = head[i];
+        uint32_t t = (uint32_t)tail[i];
+        memcpy((char *)&out[i], &h, sizeof h);
+        memcpy((char *)&out[i] + 8, &t, sizeof t);
+    }
 }
 
 /* TwoSum: S + E = P + C exactly. */
