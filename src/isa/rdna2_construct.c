@@ -143,7 +143,9 @@ static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budge
     switch (c) {
     case GEN_SUBNORMAL: {
         int t = gen_range(r, d->emin - (int)d->precision + 1, d->emin + 1);
-        *budget = t - (d->emin - (int)d->precision) - 1;  /* the product's lowest bit stays on the grid */
+        /* The product's lowest bit (the factors' lowest bits' sum: t - budget + 2)
+         * on the half unit of the subnormal grid, where a tie there has it. */
+        *budget = t - (d->emin - (int)d->precision) + 2;
         if (*budget < 2)
             *budget = 2;
         return t;
