@@ -125,8 +125,8 @@ LANES v4l larger_exp(v4d x, v4d y)
 /* Every flag fits the lane's 16-bit field (store truncates to it). */
 _Static_assert(FP_LANE_CANCELLED <= 0x8000, "FP_LANE_* flags must fit fp_fma_lane.flags");
 
-/* r's result and flags, with msb and big of the lane's exact sum. */
-/* The fields packed in vectors first (bits, ulp_exp and msb as a lane's first
+/* r's result and flags, with msb and big of the lane's exact sum.  The
+ * fields are packed in vectors first (bits, ulp_exp and msb as a lane's first
  * eight bytes, big and flags as its last four: fp_fma_lane's layout on a
  * little-endian host), then two stores a lane, where five fields a lane
  * took an extract and a store each. */

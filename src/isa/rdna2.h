@@ -111,14 +111,15 @@ void rdna2_special_lanes(const fp_format *fmt, int tie_lo, int tie_hi, gen_rng *
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */
 enum { RDNA2_DR_SCALAR, RDNA2_DR_YES, RDNA2_DR_NO };
-/* The verdicts of n lanes computed in vectors, each lane's last rounding
- * the one that writes the result, to dest (rdna2_verdict_lanes.c): what
- * rdna2_fast.c's scalar path (final_step, then lane_classes) makes of each,
- * with the double-round class where dr[t] is RDNA2_DR_YES (dr NULL: none;
- * the caller adds what a scalar test finds).  before (or NULL): a rounding
- * to f32 each lane made first, whose result the last one rounds again (the
- * legacy form's product), added as final_step adds an intermediate step. */
-void rdna2_lane_verdicts(const fp_fma_lane *lanes, const fp_fma_lane *before, const uint8_t *dr,
-                         const fp_format *dest, size_t n, isa_verdict *v);
+/* The verdicts of n lanes computed in vectors, each lane's rounding to
+ * dest (rdna2_verdict_lanes.c): what rdna2_fast.c's scalar path makes of
+ * it (final_step, then lane_classes), with the double-round class where
+ * dr[t] is RDNA2_DR_YES (dr NULL: none; the caller adds what a scalar test
+ * finds).  intermediate: a rounding a later one rounds again (the legacy
+ * form's product), as final_step takes an intermediate step: its rounding's
+ * own classes and cell, nothing at the result; the caller merges the later
+ * rounding's verdict into it. */
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
+                         size_t n, isa_verdict *v);
 
 #endif

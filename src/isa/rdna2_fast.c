@@ -1018,9 +1018,10 @@ static inline void scalar_double_round_class(isa_verdict *v, const fp_format *de
     }
 }
 
-/* Adds to v what a second lane's verdict w holds (a packed tuple's high
- * lane after its low one): classes, cells, and the tie exponent where the
- * first lane had none, as final_step of the second lane's rounding would. */
+/* Adds to v what a later rounding's verdict w holds (a packed tuple's high
+ * lane after its low one, the legacy form's sum after its product):
+ * classes, cells, and the tie exponent where v had none, as final_step of
+ * that rounding would. */
 static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
 {
     v->classes |= w->classes;
@@ -1175,7 +1176,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             for (size_t t = 0; t < m; t++)
                 if ((fourth[t] & 1) && (lanes[t].flags & FP_LANE_DONE) && (want[first + t] & (1u << GEN_DOUBLE_ROUND)))
                     dr[t] = scalar_double_round(&fp_f32, a[t], b[t], c[t], k[t]) ? RDNA2_DR_YES : RDNA2_DR_NO;
-        rdna2_lane_verdicts(lanes, NULL, dr, &fp_f32, m, v + first);
+        rdna2_lane_verdicts(lanes, dr, &fp_f32, false, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1204,13 +1205,17 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
     fp_fma_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
+    isa_verdict later[VERDICT_BLOCK];  /* the sums' */
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
-        rdna2_lane_verdicts(sum, product, NULL, &fp_f32, m, v + first);
+        /* The product's rounding first (its tie is the case's first), the sum's merged in. */
+        rdna2_lane_verdicts(product, NULL, &fp_f32, true, m, v + first);
+        rdna2_lane_verdicts(sum, NULL, &fp_f32, false, m, later);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
+            merge_verdict(&v[i], &later[t]);
             /* The double-round test takes the sources as the form does, flushed. */
             scalar_double_round_class(&v[i], &fp_f32, flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
                                       RDNA2_DR_SCALAR);
@@ -1285,9 +1290,9 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 memset(dr[k], RDNA2_DR_SCALAR, m);
         }
         /* Each lane's verdict; a packed tuple's is both lanes' (merge_verdict). */
-        rdna2_lane_verdicts(lanes[0], NULL, dr[0], &fp_f16, m, v + first);
+        rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, false, m, v + first);
         if (lanes_per_tuple == 2)
-            rdna2_lane_verdicts(lanes[1], NULL, dr[1], &fp_f16, m, high);
+            rdna2_lane_verdicts(lanes[1], dr[1], &fp_f16, false, m, high);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;

@@ -76,8 +76,8 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
     m |= (dv == RDNA2_DR_YES) & (1 << GEN_DOUBLE_ROUND);
     v8i special = flag8(f, FP_LANE_SPECIAL_SOURCE, 1 << GEN_SPECIAL);
     v8i all = step | m | special | flag8(f, FP_LANE_SUBNORMAL_SOURCE, 1 << GEN_SUBNORMAL), at = step | m | special;
-    if (intermediate)  /* a rounding a later one rounds again: its own classes (its at_result is not read) */
-        all = step;
+    if (intermediate)  /* a rounding a later one rounds again: its own classes, none at the result */
+        all = step, at = ALL8(0);
     v8b cb = __builtin_convertvector(c, v8b);
     memcpy(classes, &all, sizeof all);
     memcpy(at_result, &at, sizeof at);
@@ -115,37 +115,25 @@ static size_t lane_arrays(const fp_fma_lane *l, const uint8_t *dr, size_t m, uin
     return padded;
 }
 
-void rdna2_lane_verdicts(const fp_fma_lane *lanes, const fp_fma_lane *before, const uint8_t *dr,
-                         const fp_format *dest, size_t n, isa_verdict *v)
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
+                         size_t n, isa_verdict *v)
 {
     enum { BLOCK = 256 };
-    uint16_t flags[BLOCK], before_flags[BLOCK];
+    uint16_t flags[BLOCK];
     int16_t msb[BLOCK], big[BLOCK];
-    uint32_t classes[BLOCK], at_result[BLOCK], before_classes[BLOCK], before_at[BLOCK];
-    uint8_t cell[BLOCK], before_cell[BLOCK], answer[BLOCK];
+    uint32_t classes[BLOCK], at_result[BLOCK];
+    uint8_t cell[BLOCK], answer[BLOCK];
     for (size_t first = 0; first < n; first += BLOCK) {
         size_t m = n - first < BLOCK ? n - first : BLOCK;
-        const fp_fma_lane *l = lanes + first, *b = before ? before + first : NULL;
+        const fp_fma_lane *l = lanes + first;
         size_t padded = lane_arrays(l, dr ? dr + first : NULL, m, flags, msb, big, answer);
-        verdict_lanes(flags, msb, big, answer, dest->emin, dest->emax, (int)dest->precision, false, padded, classes,
-                      at_result, cell);
-        if (b) {
-            /* The earlier rounding's own step: the f32 product of the legacy form. */
-            lane_arrays(b, NULL, m, before_flags, msb, big, answer);
-            verdict_lanes(before_flags, msb, big, answer, fp_f32.emin, fp_f32.emax, (int)fp_f32.precision, true,
-                          padded, before_classes, before_at, before_cell);
-        }
+        verdict_lanes(flags, msb, big, answer, dest->emin, dest->emax, (int)dest->precision, intermediate, padded,
+                      classes, at_result, cell);
         for (size_t t = 0; t < m; t++) {
             isa_verdict *o = &v[first + t];
             *o = (isa_verdict){.classes = classes[t], .at_result = at_result[t],
                                .tie_exp = flags[t] & FP_LANE_TIE ? l[t].ulp_exp : ISA_NO_EXPONENT};
             o->cells[cell[t] / 64] = 1ull << (cell[t] % 64);
-            if (b) {
-                o->classes |= before_classes[t];
-                o->cells[before_cell[t] / 64] |= 1ull << (before_cell[t] % 64);
-                if (before_flags[t] & FP_LANE_TIE)  /* the first tie is the earlier rounding's */
-                    o->tie_exp = b[t].ulp_exp;
-            }
         }
     }
 }
