@@ -12,7 +12,7 @@
  * selects (GCC's vector extensions; AVX-512, AVX2 or SSE2, chosen at load
  * time), and only the verdicts' stores are done a lane at a time: v_fma_f32
  * 824 to 744 instructions a generated case, v_mad_f32 1,079 to 965
- * (scripts/bench-compare def24f4 --instructions).
+ * (scripts/bench-compare def24f4 --instructions, at 78b5b24).
  *
  * tests/test_fast_verdicts.c, construct-many and selftest hold the result
  * to the exact model's verdict, case by case. */
