@@ -6,6 +6,10 @@
  * construct_many, every class it takes, over the control blocks of a
  * campaign (eng_block_instance: the plain encoding first, then drawn
  * controls and literals), in counts that do not fill the last vector.
+ * The same for whole generation: isa_generate_fast_many (construction,
+ * verdicts, and the rebuild of each case that missed its class, in
+ * batches) against isa_generate_fast a case at a time: the same words,
+ * outputs, verdicts and streams.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,8 @@ static uint32_t one_words[CASES * ISA_MAX_IN], many_words[CASES * ISA_MAX_IN];
 static gen_rng one_rng[CASES], many_rng[CASES];
 static bool one_reach[CASES], many_reach[CASES];
 static gen_class cls[CASES];
+static uint32_t one_out[CASES * ISA_MAX_OUT], many_out[CASES * ISA_MAX_OUT];
+static isa_verdict one_v[CASES], many_v[CASES];
 static unsigned long said;  /* differences printed, at most a few */
 
 /* Cases of class c (all of them, or interleaved with the op's other
@@ -52,6 +58,35 @@ static unsigned long compare(const isa_instance *in, const gen_class *mine, unsi
     return differ;
 }
 
+/* isa_generate_fast_many against isa_generate_fast, as compare() does
+ * construction; the number of cases that differ. */
+static unsigned long compare_generated(const isa_instance *in, const gen_class *mine, unsigned n_mine, int only,
+                                       uint64_t seed)
+{
+    const isa_op *op = in->op;
+    for (unsigned i = 0; i < CASES; i++) {
+        cls[i] = only >= 0 ? mine[only] : mine[i % n_mine];
+        one_rng[i] = many_rng[i] = gen_rng_for(seed, (uint64_t)cls[i], i);
+    }
+    isa_generate_fast_many(in, cls, many_rng, CASES, many_words, many_out, many_v);
+    unsigned long differ = 0;
+    for (unsigned i = 0; i < CASES; i++) {
+        const uint32_t *w1 = one_words + (size_t)i * op->n_in, *wm = many_words + (size_t)i * op->n_in;
+        const uint32_t *o1 = one_out + (size_t)i * op->n_out, *om = many_out + (size_t)i * op->n_out;
+        isa_generate_fast(in, cls[i], &one_rng[i], one_words + (size_t)i * op->n_in, one_out + (size_t)i * op->n_out,
+                          &one_v[i]);
+        bool same = one_rng[i].s == many_rng[i].s && !memcmp(w1, wm, op->n_in * sizeof *w1) &&
+                    !memcmp(o1, om, op->n_out * sizeof *o1) && isa_verdict_equal(&one_v[i], &many_v[i]);
+        differ += !same;
+        if (!same && said++ < 4)
+            CHECK(0, "%s class %s case %u (seed %llu): isa_generate_fast %08x %08x classes %#x, "
+                  "isa_generate_fast_many %08x %08x classes %#x%s",
+                  op->name, gen_class_name(cls[i]), i, (unsigned long long)seed, w1[0], w1[1], one_v[i].classes,
+                  wm[0], wm[1], many_v[i].classes, one_rng[i].s != many_rng[i].s ? "; streams differ" : "");
+    }
+    return differ;
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -61,7 +96,7 @@ int main(void)
     gen_class all[GEN_CLASS_COUNT];
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
-    unsigned long differ = 0, ops = 0, runs = 0;
+    unsigned long differ = 0, generated_differ = 0, ops = 0, runs = 0;
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
         if (!op->translated || !op->impl->construct_many || op->n_in > ISA_MAX_IN)
@@ -73,12 +108,16 @@ int main(void)
         ops++;
         for (unsigned b = 0; b < blocks; b++) {
             eng_block_instance(&tmpl, false, false, 7, b, mine, n_mine, &in);
-            for (int k = -1; k < (int)n_mine; k++, runs++)
+            for (int k = -1; k < (int)n_mine; k++, runs++) {
                 differ += compare(&in, mine, n_mine, k, 1000 + b);
+                generated_differ += compare_generated(&in, mine, n_mine, k, 2000 + b);
+            }
         }
     }
     CHECK(ops >= 16, "%lu ops with construct_many", ops);
     CHECK(differ == 0, "%lu cases differ", differ);
-    printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ\n", ops, runs, CASES, differ);
+    CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);
+    printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ; generated a batch at a time: %lu differ\n", ops,
+           runs, CASES, differ, generated_differ);
     return check_report("construct-many");
 }
