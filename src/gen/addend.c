@@ -85,6 +85,12 @@ static bool cancel_shape(fp_value x, const fp_format *fy, const fp_format *fd, b
     return finish(fp_sub(v, x), fy, y);
 }
 
+bool gen_subnormal_near_fits(const fp_format *fy, const fp_format *fd)
+{
+    int unit = fd->emin - (int)fd->precision + 1, fy_lowest = fy->emin - (int)fy->precision + 1;
+    return fy_lowest <= unit - 10;
+}
+
 bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                       uint64_t *y)
 {
@@ -95,7 +101,7 @@ bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_
     switch (target) {
     case AIM_SUBNORMAL:
         /* x is already small: keep its head, tie or near tie on the subnormal grid. */
-        if (gen_coin(r))
+        if (gen_coin(r) || !gen_subnormal_near_fits(fy, fd))
             return keep_shape(x, fy, fd, 0, fp_zero(false), r, y);
         return gen_addend_exact(x, fy, fd, AIM_NEAR_TIE, r, y);
     case AIM_TIE: {

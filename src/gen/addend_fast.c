@@ -122,7 +122,7 @@ static fast_outcome aimed(double x, const fp_format *fy, const fp_format *fd, ge
     int msb = fp_dexp(x < 0 ? -x : x);
     switch (target) {
     case AIM_SUBNORMAL:
-        if (gen_coin(r))
+        if (gen_coin(r) || !gen_subnormal_near_fits(fy, fd))
             return keep_shape(x, msb, fy, fd, 0, 0.0, r, y);
         return aimed(x, fy, fd, AIM_NEAR_TIE, r, y);
     case AIM_TIE: {

@@ -56,6 +56,9 @@ static inline bool gen_coin(gen_rng *r) { return gen_next(r) >> 63; }
 /* A random finite value of f whose leading bit has exponent e (normal
  * range), with trailing_zeros low significand bits cleared. */
 uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros);
+/* The same value with its lowest kept bit set: its lowest bit is exactly
+ * the one the trailing zeros leave (the same draws). */
+uint64_t gen_value_with_lowest(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros);
 /* A special operand: signed zeros, infinities, quiet and signalling NaNs
  * with random payloads, the largest finite, the smallest normal and
  * subnormal, one. */
@@ -79,11 +82,16 @@ uint64_t gen_near_subnormal(const fp_format *f, gen_rng *r);
 typedef enum {
     AIM_TIE,         /* exactly halfway */
     AIM_NEAR_TIE,    /* a few units of x's lowest bit off a tie, either side */
-    AIM_SUBNORMAL,   /* a tie or near tie among the subnormals of fd */
+    AIM_SUBNORMAL,   /* a tie or near tie among the subnormals of fd (near: where y's grid holds one) */
     AIM_OVERFLOW,    /* the top binade, or the midpoint to infinity */
     AIM_CANCEL       /* massive cancellation or exact zero */
 } gen_aim;
 
+/* Whether y of format fy can take a sum to a near tie on fd's subnormal
+ * grid: its offset lies at least nine places below half a unit there, so
+ * y's grid must reach that far (an f32 y for an f16 result; never y as
+ * fine as the result, whose bits below the unit come from x alone). */
+bool gen_subnormal_near_fits(const fp_format *fy, const fp_format *fd);
 bool gen_addend(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,
                 uint64_t *y_bits);
 /* The same for an x held as a double (a product of two f32 or f16 values,

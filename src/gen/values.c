@@ -7,12 +7,16 @@ static uint64_t encode(const fp_format *f, bool sign, uint64_t biased, uint64_t 
     return ((uint64_t)sign << (f->bits - 1)) | (biased << (f->precision - 1)) | frac;
 }
 
-uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros)
+/* gen_value_with_exp, and with lowest_set its lowest kept bit set (the
+ * value's lowest bit exactly where the trailing zeros put it). */
+static uint64_t value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros, bool lowest_set)
 {
     unsigned fb = f->precision - 1;
     uint64_t frac = gen_next(r) & ((1ull << fb) - 1);
     if (trailing_zeros > 0)
         frac &= ~((1ull << (trailing_zeros > (int)fb ? fb : (unsigned)trailing_zeros)) - 1);
+    if (lowest_set && trailing_zeros < (int)fb)
+        frac |= 1ull << (trailing_zeros > 0 ? trailing_zeros : 0);
     if (e > f->emax)
         e = f->emax;
     if (e >= f->emin)
@@ -27,9 +31,21 @@ uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, in
     int keep = (int)fb + 1 - (trailing_zeros > 0 ? trailing_zeros : 0);
     if (keep < 1)
         keep = 1;
-    if ((int)lead + 1 > keep)
-        sig &= ~((1ull << (lead + 1 - (unsigned)keep)) - 1);
+    unsigned low = (int)lead + 1 > keep ? lead + 1 - (unsigned)keep : 0;
+    sig &= ~((1ull << low) - 1);
+    if (lowest_set)
+        sig |= 1ull << low;
     return encode(f, sign, 0, sig);
+}
+
+uint64_t gen_value_with_exp(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros)
+{
+    return value_with_exp(f, r, sign, e, trailing_zeros, false);
+}
+
+uint64_t gen_value_with_lowest(const fp_format *f, gen_rng *r, bool sign, int e, int trailing_zeros)
+{
+    return value_with_exp(f, r, sign, e, trailing_zeros, true);
 }
 
 uint64_t gen_special(const fp_format *f, gen_rng *r)

@@ -40,8 +40,12 @@ int rdna2_product_floor(const fp_format *a, const fp_format *b, const fp_format 
 static int product_floor(const rdna2_lane *s) { return rdna2_product_floor(s->fmt[0], s->fmt[1], s->fmt[2], s->dest); }
 
 /* a, b with msb(a) + msb(b) == target and at most `budget` significant
- * bits between them (0: no limit). */
-static void pick_product(const rdna2_lane *s, int target, int budget, gen_rng *r, uint64_t *a, uint64_t *b)
+ * bits between them (0: no limit); with exact_lowest, each factor's lowest
+ * kept bit set, so that the product's lowest bit is the one the budget
+ * puts it at (where the subnormal class wants it), not one to a few places
+ * above it three times in four. */
+static void pick_product(const rdna2_lane *s, int target, int budget, bool exact_lowest, gen_rng *r, uint64_t *a,
+                         uint64_t *b)
 {
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1];
     int lo = fa->emin, hi = fa->emax;
@@ -66,8 +70,10 @@ static void pick_product(const rdna2_lane *s, int target, int budget, gen_rng *r
         tza = gen_below(r, 4) ? 0 : gen_range(r, 0, pa - 1);
         tzb = gen_below(r, 4) ? 0 : gen_range(r, 0, pb - 1);
     }
-    *a = gen_value_with_exp(fa, r, sign_for(s, 0, r), ea, tza);
-    *b = gen_value_with_exp(fb, r, sign_for(s, 1, r), eb, tzb);
+    uint64_t (*value)(const fp_format *, gen_rng *, bool, int, int) =
+        exact_lowest && budget > 0 ? gen_value_with_lowest : gen_value_with_exp;
+    *a = value(fa, r, sign_for(s, 0, r), ea, tza);
+    *b = value(fb, r, sign_for(s, 1, r), eb, tzb);
 }
 
 /* The exact value the sum starts from: the product, or for the legacy
@@ -284,7 +290,7 @@ static bool overflow_by_magnitude(const rdna2_lane *s, fp_value x, gen_rng *r, u
     const fp_format *fc = s->fmt[2];
     int top = s->dest->emax - 1;
     if (s->fixed == 2) {
-        pick_product(s, gen_range(r, top, s->dest->emax), 0, r, &v[0], &v[1]);
+        pick_product(s, gen_range(r, top, s->dest->emax), 0, false, r, &v[0], &v[1]);
         v[2] = s->fixed_bits;
         return true;
     }
@@ -326,7 +332,7 @@ static bool design_double_round(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
          * unit of the rounded product, so that unit must be on c's grid. */
         target = gen_range(r, fc->emin - (int)fc->precision + (int)s->dest->precision + 1,
                            fc->emax + (int)s->dest->precision - 1);
-    pick_product(s, target, 0, r, &v[0], &v[1]);
+    pick_product(s, target, 0, false, r, &v[0], &v[1]);
     if (double_product(s)) {
         double x = round_f32(double_of(s->fmt[0], v[0]) * double_of(s->fmt[1], v[1]));
         return gen_addend_double(x, s->fmt[2], s->dest, AIM_TIE, r, &v[2]);
@@ -355,7 +361,7 @@ static bool design_subnormal_sum(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
         int e = gen_range(r, lo, hi) - fp_msb(k);  /* before the sign */
         v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), e, 0);
     } else {
-        pick_product(s, gen_range(r, lo, hi), 0, r, &v[0], &v[1]);
+        pick_product(s, gen_range(r, lo, hi), 0, false, r, &v[0], &v[1]);
     }
     double p = round_f32(double_of(s->fmt[0], v[0]) * double_of(s->fmt[1], v[1]));
     if (!(fp_dabs(p) >= 0x1p-126) || fp_dexp(fp_dabs(p)) > hi)
@@ -482,7 +488,7 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
         return subnormal_operands(s, r, v);
     int budget;
     int target = class_target(s, c, r, &budget);
-    pick_product(s, target, budget, r, &v[0], &v[1]);
+    pick_product(s, target, budget, c == GEN_SUBNORMAL, r, &v[0], &v[1]);
     if (s->fixed == 1) {
         /* b is the literal: aim a so that the product lands at the target. */
         fp_value k = val(s->fmt[1], s->fixed_bits);
