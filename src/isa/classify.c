@@ -258,20 +258,19 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
     bool ok[GENERATE_BLOCK];
     uint32_t w[GENERATE_BLOCK * REBUILD_WORDS], o[GENERATE_BLOCK * REBUILD_WORDS];
     isa_verdict vv[GENERATE_BLOCK];
-    for (int attempt = 1; attempt < 4; attempt++) {
-        size_t k = 0;
-        for (size_t t = 0; t < m; t++)
-            if (!(v[t].classes & (1u << c[t])) && reachable[t]) {
-                at[k] = (uint32_t)t;
-                cls[k] = c[t];
-                r[k] = rng[t];
-                want[k] = 1u << c[t];
-                k++;
-            }
-        if (!k)
-            return;
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++)
+        if (!(v[t].classes & (1u << c[t])) && reachable[t]) {
+            at[k] = (uint32_t)t;
+            cls[k] = c[t];
+            r[k] = rng[t];
+            want[k] = 1u << c[t];
+            k++;
+        }
+    for (int attempt = 1; attempt < 4 && k; attempt++) {
         in->op->impl->construct_many(in, cls, r, k, w, ok);
         isa_eval_fast_many(in, w, k, o, want, vv);
+        size_t still = 0;  /* the misses left, packed to the front for the next attempt */
         for (size_t j = 0; j < k; j++) {
             size_t t = at[j];
             rng[t] = r[j];
@@ -279,7 +278,15 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
             memcpy(words + t * ni, w + j * ni, ni * sizeof *w);
             memcpy(out + t * no, o + j * no, no * sizeof *o);
             v[t] = vv[j];
+            if (!(vv[j].classes & want[j]) && ok[j]) {
+                at[still] = at[j];
+                cls[still] = cls[j];
+                r[still] = r[j];
+                want[still] = want[j];
+                still++;
+            }
         }
+        k = still;
     }
 }
 

@@ -659,6 +659,44 @@ static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w
     return true;
 }
 
+/* How the f32 forms' designed values go into their words, worked out once
+ * for an instance's cases: each source's word (-1: the literal), the sign
+ * neg flips, and the sources abs gives a drawn sign (unmodify's rules, with
+ * the controls and the op's table read once, not per case: placing was a
+ * tenth of a v_fma_f32 case's instructions). */
+typedef struct {
+    int8_t word[3];
+    uint32_t flip[3];
+    uint8_t abs;
+    bool vcc;  /* V_DIV_FMAS: the VCC word is drawn too */
+} f32_placement;
+
+static f32_placement f32_placement_of(const isa_instance *in)
+{
+    const isa_op *op = in->op;
+    f32_placement p = {.abs = (uint8_t)(in->ctrl[CTRL_ABS] & 7), .vcc = op->form == RDNA2_DIV_FMAS};
+    for (int i = 0; i < 3; i++) {
+        p.word[i] = op->src[i] == RDNA2_SRC_K ? -1 : (int8_t)op->src[i];
+        p.flip[i] = !BIT(in->ctrl[CTRL_ABS], i) && BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
+    }
+    return p;
+}
+
+/* The f32 forms' placement: unmodify's, source by source, then VCC. */
+static void place_f32(const f32_placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
+{
+    for (int i = 0; i < 3; i++) {
+        if (p->word[i] < 0)
+            continue;
+        uint32_t x = (uint32_t)v[i] ^ p->flip[i];
+        if ((p->abs >> i) & 1)
+            x = (x & 0x7fffffffu) | (gen_coin(r) ? 0x80000000u : 0);
+        w[p->word[i]] = x;
+    }
+    if (p->vcc)
+        w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
+}
+
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
 static void place(const isa_instance *in, const rdna2_lane *s, gen_rng *r, uint64_t v[2][3], uint32_t *w)
@@ -667,14 +705,11 @@ static void place(const isa_instance *in, const rdna2_lane *s, gen_rng *r, uint6
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
     case RDNA2_DIV_FMAS:
-    case RDNA2_MAD32:
-        for (int i = 0; i < 3; i++)
-            if (op->src[i] != RDNA2_SRC_K)
-                w[op->src[i]] = (uint32_t)unmodify(&fp_f32, v[0][i], BIT(in->ctrl[CTRL_ABS], i),
-                                                   BIT(in->ctrl[CTRL_NEG], i), r);
-        if (op->form == RDNA2_DIV_FMAS)
-            w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
+    case RDNA2_MAD32: {
+        f32_placement p = f32_placement_of(in);
+        place_f32(&p, r, v[0], w);
         break;
+    }
     case RDNA2_MIX32:
     case RDNA2_MIX16:
         for (int i = 0; i < 3; i++) {
@@ -784,6 +819,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
     uint8_t state[CLOSED_BLOCK];
     uint64_t v[CLOSED_BLOCK][2][3];
+    bool f32 = is_f32_form(op);
+    f32_placement f32p = f32_placement_of(in);
     for (size_t i = 0; i < n; i++) {
         reachable[i] = true;
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
@@ -800,7 +837,10 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
             continue;
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        place(in, s, &r[i], v[i], words + i * op->n_in);
+        if (f32)
+            place_f32(&f32p, &r[i], v[i][0], words + i * op->n_in);
+        else
+            place(in, s, &r[i], v[i], words + i * op->n_in);
     }
 }
 
