@@ -87,6 +87,50 @@ static unsigned long compare_generated(const isa_instance *in, const gen_class *
     return differ;
 }
 
+/* Of 200 cancel-class cases under ctrl, how many construction calls
+ * reachable and how many the verdict finds cancelled. */
+static void cancel_reach(const char *op_name, const char *ctrl, unsigned *reach, unsigned *hit)
+{
+    const isa_op *op = isa_op_find(op_name);
+    isa_instance in;
+    isa_instance_default(&in, op);
+    const char *e = isa_parse_controls(&in, ctrl);
+    CHECK(!e, "%s", e ? e : "");
+    *reach = *hit = 0;
+    for (unsigned i = 0; i < 200; i++) {
+        gen_rng r = gen_rng_for(5, 0, i);
+        uint32_t w[ISA_MAX_IN], out[ISA_MAX_OUT];
+        isa_verdict v;
+        *reach += op->impl->construct(&in, GEN_CANCEL, &r, w);
+        isa_eval_fast(&in, w, out, 1u << GEN_CANCEL, &v);
+        *hit += (v.classes >> GEN_CANCEL) & 1;
+    }
+}
+
+/* A sum of a product and c whose signs abs (or the literal) fixes alike
+ * cannot cancel: the class is out of reach there (no rebuilds spent on it),
+ * and within reach where one sign differs. */
+static void check_cancel_by_signs(void)
+{
+    static const struct { const char *op, *ctrl; bool reachable; } rows[] = {
+        {"v_fma_f32", "abs=7,neg=0", false},  {"v_fma_f32", "abs=7,neg=1", true},
+        {"v_fma_f32", "abs=7,neg=4", true},   {"v_fma_f32", "abs=7,neg=3", false},
+        {"v_fma_f32", "abs=3,neg=0", true},   {"v_mad_f32", "abs=7,neg=0", false},
+        {"v_fma_f16", "abs=7,neg=0", false},  {"v_fma_mix_f32", "neg_hi=7,neg_lo=0", false},
+        {"v_fma_mix_f32", "neg_hi=7,neg_lo=4", true},
+    };
+    for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        unsigned reach, hit;
+        cancel_reach(rows[i].op, rows[i].ctrl, &reach, &hit);
+        if (rows[i].reachable)
+            CHECK(reach == 200 && hit >= 150, "%s %s: cancel reachable in %u of 200, cancelled in %u", rows[i].op,
+                  rows[i].ctrl, reach, hit);
+        else
+            CHECK(reach == 0 && hit == 0, "%s %s: cancel out of reach, yet reachable in %u of 200, cancelled in %u",
+                  rows[i].op, rows[i].ctrl, reach, hit);
+    }
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -114,6 +158,7 @@ int main(void)
             }
         }
     }
+    check_cancel_by_signs();
     CHECK(ops >= 16, "%lu ops with construct_many", ops);
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);

@@ -533,8 +533,26 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
  * cannot reach f32's overflow, and a literal that is NaN, infinite or zero
  * leaves nothing to aim with.  Those draws are not searched for; the
  * report shows the miss. */
+/* The sign source i has whatever is drawn (abs, or the literal), or -1. */
+static int known_sign(const rdna2_lane *s, int i)
+{
+    if (i == s->fixed)
+        return (int)((s->fixed_bits >> (s->fmt[i]->bits - 1)) & 1);
+    return s->forced_sign[i];
+}
+
+/* A product and c whose signs are fixed and the same: their sum is at least
+ * the larger of them, so nothing cancels (abs on every source, say). */
+static bool sum_cannot_cancel(const rdna2_lane *s)
+{
+    int sa = known_sign(s, 0), sb = known_sign(s, 1), sc = known_sign(s, 2);
+    return sa >= 0 && sb >= 0 && sc >= 0 && (sa ^ sb) == sc;
+}
+
 static bool feasible(const rdna2_lane *s, gen_class c)
 {
+    if (c == GEN_CANCEL && sum_cannot_cancel(s))
+        return false;
     if (s->fixed >= 0) {
         fp_value k = val(s->fmt[s->fixed], s->fixed_bits);
         if (c != GEN_RANDOM && c != GEN_SPECIAL && k.kind != FPK_FINITE)
@@ -550,6 +568,16 @@ static bool feasible(const rdna2_lane *s, gen_class c)
     if (c == GEN_OVERFLOW && a->emax + b->emax + 2 < d->emax && cf->emax < d->emax)
         return false;
     return true;
+}
+
+/* The classes feasible here: a closed design takes only those (the others
+ * go to design_lane's fallback, and count as out of reach). */
+static uint32_t feasible_mask(const rdna2_lane *s)
+{
+    uint32_t m = 0;
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        m |= (uint32_t)feasible(s, (gen_class)c) << c;
+    return m;
 }
 
 static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
@@ -769,7 +797,7 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 {
     rdna2_lane s;
     instance_spec(in, &s);
-    s.closed = (uint32_t)rdna2_closed_covers(&s, c) << c;
+    s.closed = (uint32_t)(rdna2_closed_covers(&s, c) && feasible(&s, c)) << c;
     return construct_case(in, &s, c, r, w);
 }
 
@@ -849,7 +877,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
 {
     rdna2_lane s;
     instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
-    s.closed = rdna2_closed_mask(&s);
+    s.closed = rdna2_closed_mask(&s) & feasible_mask(&s);
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         closed[k] = rdna2_closed_lanes_cover(&s, (gen_class)k);
