@@ -75,6 +75,7 @@ typedef struct {
     uint64_t fixed_bits;
     int forced_sign[3];  /* -1 free, else the sign abs and neg leave */
     uint32_t closed;     /* the classes rdna2_closed_covers takes here (rdna2_closed_mask) */
+    uint32_t feasible;   /* the classes this lane can reach at all (rdna2_construct.c's feasible) */
 } rdna2_lane;
 /* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
  * rounding shape, so c and a free factor are negated. */

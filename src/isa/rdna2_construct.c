@@ -570,8 +570,9 @@ static bool feasible(const rdna2_lane *s, gen_class c)
     return true;
 }
 
-/* The classes feasible here: a closed design takes only those (the others
- * go to design_lane's fallback, and count as out of reach). */
+/* The classes feasible here, once for an instance's cases (design_lane reads
+ * them): a closed design takes only those (the others go to design_lane's
+ * fallback, and count as out of reach). */
 static uint32_t feasible_mask(const rdna2_lane *s)
 {
     uint32_t m = 0;
@@ -588,9 +589,9 @@ static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v
             design(s, GEN_RANDOM, r, v);
         return true;
     }
-    bool reachable = feasible(s, c);
+    bool reachable = (s->feasible >> c) & 1;
     if (!reachable)
-        c = feasible(s, GEN_TIE) ? GEN_TIE : GEN_RANDOM;
+        c = (s->feasible >> GEN_TIE) & 1 ? GEN_TIE : GEN_RANDOM;
     for (int attempt = 0; attempt < 8; attempt++)
         if (design(s, c, r, v)) {
             rdna2_respect_forced_signs(s, v);
@@ -797,7 +798,8 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 {
     rdna2_lane s;
     instance_spec(in, &s);
-    s.closed = (uint32_t)(rdna2_closed_covers(&s, c) && feasible(&s, c)) << c;
+    s.feasible = (uint32_t)feasible(&s, c) << c | (uint32_t)feasible(&s, GEN_TIE) << GEN_TIE;  /* what design_lane asks */
+    s.closed = (uint32_t)(rdna2_closed_covers(&s, c) && ((s.feasible >> c) & 1)) << c;
     return construct_case(in, &s, c, r, w);
 }
 
@@ -877,7 +879,8 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
 {
     rdna2_lane s;
     instance_spec(in, &s);  /* once for the call, as which classes it builds in closed form */
-    s.closed = rdna2_closed_mask(&s) & feasible_mask(&s);
+    s.feasible = feasible_mask(&s);
+    s.closed = rdna2_closed_mask(&s) & s.feasible;
     bool closed[GEN_CLASS_COUNT];
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         closed[k] = rdna2_closed_lanes_cover(&s, (gen_class)k);
