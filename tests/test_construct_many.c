@@ -107,27 +107,33 @@ static void cancel_reach(const char *op_name, const char *ctrl, unsigned *reach,
     }
 }
 
-/* A sum of a product and c whose signs abs (or the literal) fixes alike
- * cannot cancel: the class is out of reach there (no rebuilds spent on it),
- * and within reach where one sign differs. */
+/* A fused sum of a product and c whose signs abs fixes alike cannot cancel:
+ * the class is out of reach there (no rebuilds spent on it), and within
+ * reach where one sign differs.  A legacy form's stays within reach (a
+ * product flushed to zero plus a zero c counts as cancelled), though the
+ * designs do not aim there: min_hits 0. */
 static void check_cancel_by_signs(void)
 {
-    static const struct { const char *op, *ctrl; bool reachable; } rows[] = {
-        {"v_fma_f32", "abs=7,neg=0", false},  {"v_fma_f32", "abs=7,neg=1", true},
-        {"v_fma_f32", "abs=7,neg=4", true},   {"v_fma_f32", "abs=7,neg=3", false},
-        {"v_fma_f32", "abs=3,neg=0", true},   {"v_mad_f32", "abs=7,neg=0", false},
-        {"v_fma_f16", "abs=7,neg=0", false},  {"v_fma_mix_f32", "neg_hi=7,neg_lo=0", false},
-        {"v_fma_mix_f32", "neg_hi=7,neg_lo=4", true},
+    static const struct {
+        const char *op, *ctrl;
+        bool reachable;
+        unsigned min_hits;
+    } rows[] = {
+        {"v_fma_f32", "abs=7,neg=0", false, 0},  {"v_fma_f32", "abs=7,neg=1", true, 150},
+        {"v_fma_f32", "abs=7,neg=4", true, 150}, {"v_fma_f32", "abs=7,neg=3", false, 0},
+        {"v_fma_f32", "abs=3,neg=0", true, 150}, {"v_mad_f32", "abs=7,neg=0", true, 0},
+        {"v_mad_f32", "abs=7,neg=4", true, 150}, {"v_fma_f16", "abs=7,neg=0", false, 0},
+        {"v_fma_mix_f32", "neg_hi=7,neg_lo=0", false, 0}, {"v_fma_mix_f32", "neg_hi=7,neg_lo=4", true, 150},
     };
     for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         unsigned reach, hit;
         cancel_reach(rows[i].op, rows[i].ctrl, &reach, &hit);
         if (rows[i].reachable)
-            CHECK(reach == 200 && hit >= 150, "%s %s: cancel reachable in %u of 200, cancelled in %u", rows[i].op,
-                  rows[i].ctrl, reach, hit);
-        else
-            CHECK(reach == 0 && hit == 0, "%s %s: cancel out of reach, yet reachable in %u of 200, cancelled in %u",
+            CHECK(reach == 200 && hit >= rows[i].min_hits, "%s %s: cancel reachable in %u of 200, cancelled in %u",
                   rows[i].op, rows[i].ctrl, reach, hit);
+        else  /* the fallback builds ties: only the answer can say */
+            CHECK(reach == 0, "%s %s: cancel out of reach, yet reachable in %u of 200", rows[i].op, rows[i].ctrl,
+                  reach);
     }
 }
 

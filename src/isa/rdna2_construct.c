@@ -541,10 +541,15 @@ static int known_sign(const rdna2_lane *s, int i)
     return s->forced_sign[i];
 }
 
-/* A product and c whose signs are fixed and the same: their sum is at least
- * the larger of them, so nothing cancels (abs on every source, say). */
+/* A fused product and c whose signs are fixed and the same: their sum is at
+ * least the larger of them, so nothing cancels (abs on every source, say).
+ * Not the legacy forms: their product is rounded and flushed first, and a
+ * product flushed to zero plus a zero c is an exact zero of a product that
+ * was not, which the verdict counts as cancelled. */
 static bool sum_cannot_cancel(const rdna2_lane *s)
 {
+    if (s->unfused)
+        return false;
     int sa = known_sign(s, 0), sb = known_sign(s, 1), sc = known_sign(s, 2);
     return sa >= 0 && sb >= 0 && sc >= 0 && (sa ^ sb) == sc;
 }
