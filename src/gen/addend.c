@@ -87,8 +87,11 @@ static bool cancel_shape(fp_value x, const fp_format *fy, const fp_format *fd, b
 
 bool gen_subnormal_near_fits(const fp_format *fy, const fp_format *fd)
 {
-    int unit = fd->emin - (int)fd->precision + 1, fy_lowest = fy->emin - (int)fy->precision + 1;
-    return fy_lowest <= unit - 10;
+    /* The shallowest offset a near tie draws (AIM_NEAR_TIE: u - 1 - 9 where x
+     * has no bits that deep, the subnormal case) on y's grid, whose lowest
+     * bit is its own subnormal unit; the deepest, u - 1 - (p(y) - 2), is then
+     * on it too for the formats here (f32 y, f16 result: -47 >= -149). */
+    return gen_unit_exp(fy, fy->emin) <= gen_unit_exp(fd, fd->emin) - 10;
 }
 
 bool gen_addend_exact(fp_value x, const fp_format *fy, const fp_format *fd, gen_aim target, gen_rng *r,

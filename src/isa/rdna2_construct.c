@@ -533,16 +533,9 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
  * cannot reach f32's overflow, and a literal that is NaN, infinite or zero
  * leaves nothing to aim with.  Those draws are not searched for; the
  * report shows the miss. */
-/* The sign source i has whatever is drawn (abs, or the literal), or -1. */
-static int known_sign(const rdna2_lane *s, int i)
-{
-    if (i == s->fixed)
-        return (int)((s->fixed_bits >> (s->fmt[i]->bits - 1)) & 1);
-    return s->forced_sign[i];
-}
-
 /* A fused product and c whose signs are fixed and the same: their sum is at
- * least the larger of them, so nothing cancels (abs on every source, say).
+ * least the larger of them, so nothing cancels (abs on every source, say;
+ * the K forms take no abs).
  * Not the legacy forms: their product is rounded and flushed first, and a
  * product flushed to zero plus a zero c is an exact zero of a product that
  * was not, which the verdict counts as cancelled. */
@@ -550,7 +543,7 @@ static bool sum_cannot_cancel(const rdna2_lane *s)
 {
     if (s->unfused)
         return false;
-    int sa = known_sign(s, 0), sb = known_sign(s, 1), sc = known_sign(s, 2);
+    int sa = s->forced_sign[0], sb = s->forced_sign[1], sc = s->forced_sign[2];  /* abs's, or -1 */
     return sa >= 0 && sb >= 0 && sc >= 0 && (sa ^ sb) == sc;
 }
 
@@ -716,6 +709,16 @@ static f32_placement f32_placement_of(const isa_instance *in)
     return p;
 }
 
+static bool is_f32_form(const isa_op *op);
+
+static const f32_placement *f32_placement_for(const isa_instance *in, f32_placement *p)
+{
+    if (!is_f32_form(in->op))
+        return NULL;
+    *p = f32_placement_of(in);
+    return p;
+}
+
 /* The f32 forms' placement: unmodify's, source by source, then VCC. */
 static void place_f32(const f32_placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
 {
@@ -733,17 +736,19 @@ static void place_f32(const f32_placement *p, gen_rng *r, const uint64_t v[3], u
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
-static void place(const isa_instance *in, const rdna2_lane *s, gen_rng *r, uint64_t v[2][3], uint32_t *w)
+static void place(const isa_instance *in, const rdna2_lane *s, const f32_placement *f32p, gen_rng *r,
+                  uint64_t v[2][3], uint32_t *w)
 {
     const isa_op *op = in->op;
+    if (f32p) {  /* the f32 forms, planned (f32_placement_for) */
+        place_f32(f32p, r, v[0], w);
+        return;
+    }
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
     case RDNA2_DIV_FMAS:
-    case RDNA2_MAD32: {
-        f32_placement p = f32_placement_of(in);
-        place_f32(&p, r, v[0], w);
-        break;
-    }
+    case RDNA2_MAD32:
+        break;  /* planned, above */
     case RDNA2_MIX32:
     case RDNA2_MIX16:
         for (int i = 0; i < 3; i++) {
@@ -795,7 +800,8 @@ static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_clas
     uint64_t v[2][3];
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
-    place(in, s, r, v, w);
+    f32_placement plan;
+    place(in, s, f32_placement_for(in, &plan), r, v, w);
     return reachable;
 }
 
@@ -854,8 +860,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
     uint8_t state[CLOSED_BLOCK];
     uint64_t v[CLOSED_BLOCK][2][3];
-    bool f32 = is_f32_form(op);
-    f32_placement f32p = f32_placement_of(in);
+    f32_placement plan;
+    const f32_placement *f32p = f32_placement_for(in, &plan);  /* once for the block */
     for (size_t i = 0; i < n; i++) {
         reachable[i] = true;
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
@@ -872,10 +878,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
             continue;
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        if (f32)
-            place_f32(&f32p, &r[i], v[i][0], words + i * op->n_in);
-        else
-            place(in, s, &r[i], v[i], words + i * op->n_in);
+        place(in, s, f32p, &r[i], v[i], words + i * op->n_in);
     }
 }
 
