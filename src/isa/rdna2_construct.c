@@ -456,6 +456,18 @@ static bool design_special(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
     return true;
 }
 
+/* No product of these factors gets within reach of the destination's
+ * subnormal range with any c: a nonzero product is a multiple of its grid
+ * unit 2^g (the factors' lowest bits together), and a c that cancels it is
+ * as large, so their sum is a multiple of c's last place there, 2^(g - p_c)
+ * at the least.  Where that is above the class's binades (the destination's
+ * two lowest normal ones and below), only subnormal or tiny operands reach
+ * the class: V_FMA_MIX_F32 with f16 factors (products at least 2^-48). */
+static bool sum_never_tiny(const rdna2_lane *s)
+{
+    return lowest_bit(s->fmt[0]) + lowest_bit(s->fmt[1]) - (int)s->fmt[2]->precision >= s->dest->emin + 2;
+}
+
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -480,6 +492,8 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
     }
     if (c == GEN_DOUBLE_ROUND && s->fixed < 0)
         return design_double_round(s, r, v);
+    if (c == GEN_SUBNORMAL && sum_never_tiny(s))
+        return subnormal_operands(s, r, v);
     if (c == GEN_SUBNORMAL && s->unfused && s->fixed != 2 && gen_coin(r))
         return design_subnormal_sum(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
@@ -581,15 +595,15 @@ static uint32_t feasible_mask(const rdna2_lane *s)
 
 static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
+    bool reachable = (s->feasible >> c) & 1;
+    if (!reachable)  /* a class out of reach: a tie instead, counted as a miss */
+        c = (s->feasible >> GEN_TIE) & 1 ? GEN_TIE : GEN_RANDOM;
     if ((s->closed >> c) & 1) {
         /* The common lanes, in closed form (every such class is feasible there). */
         if (!rdna2_closed_design(s, c, r, v))
             design(s, GEN_RANDOM, r, v);
-        return true;
+        return reachable;
     }
-    bool reachable = (s->feasible >> c) & 1;
-    if (!reachable)
-        c = (s->feasible >> GEN_TIE) & 1 ? GEN_TIE : GEN_RANDOM;
     for (int attempt = 0; attempt < 8; attempt++)
         if (design(s, c, r, v)) {
             rdna2_respect_forced_signs(s, v);
@@ -810,7 +824,11 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
     rdna2_lane s;
     instance_spec(in, &s);
     s.feasible = (uint32_t)feasible(&s, c) << c | (uint32_t)feasible(&s, GEN_TIE) << GEN_TIE;  /* what design_lane asks */
-    s.closed = (uint32_t)(rdna2_closed_covers(&s, c) && ((s.feasible >> c) & 1)) << c;
+    s.closed = 0;
+    for (int k = 0; k < 2; k++) {  /* c, and the tie a class out of reach falls back to */
+        gen_class ck = k ? GEN_TIE : c;
+        s.closed |= (uint32_t)(rdna2_closed_covers(&s, ck) && ((s.feasible >> ck) & 1)) << ck;
+    }
     return construct_case(in, &s, c, r, w);
 }
 
