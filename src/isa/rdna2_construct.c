@@ -456,6 +456,35 @@ static bool design_special(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
     return true;
 }
 
+/* The subnormal class's product with K as b (fused): K's own significant
+ * bits take most of what a product in the subnormal binades can hold, so a
+ * is cut to the bits left, its lowest kept bit set where the product's
+ * lowest lands on the half unit of the subnormal grid (where a tie there
+ * has it), and the product's top is drawn where that leaves a at least one
+ * bit.  The generic aim cut a by the class's budget alone: its products
+ * kept K's bits below the grid, and about 1 attempt in 28 landed (v_fmamk_f32
+ * spent 2.8 designs a subnormal case).  False where no such a exists (a K
+ * whose lowest bit is 2^-1 or higher puts a's below f32's grid). */
+static bool subnormal_with_k(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
+{
+    const fp_format *fa = s->fmt[0], *d = s->dest;
+    fp_value k = val(s->fmt[1], s->fixed_bits);
+    if (k.kind != FPK_FINITE)
+        return false;
+    int h = d->emin - (int)d->precision;  /* the half unit of the subnormal grid */
+    int ek = fp_msb(k), lk = fp_lsb(k), pa = (int)fa->precision;
+    int lo = h + ek - lk, hi = d->emin + 1;  /* the product's top: a keeps at least one bit */
+    if (hi - ek > fa->emax)
+        hi = fa->emax + ek;
+    if (lo > hi || h - lk < lowest_bit(fa))
+        return false;
+    int t = gen_range(r, lo, hi);
+    int bits = t - ek - (h - lk) + 1;  /* a's, from its top t - ek down to h - lk */
+    v[0] = gen_value_with_lowest(fa, r, sign_for(s, 0, r), t - ek, pa - (bits < pa ? bits : pa));
+    v[1] = s->fixed_bits;
+    return gen_addend_double(start_double(s, v[0], v[1]), s->fmt[2], d, AIM_SUBNORMAL, r, &v[2]);
+}
+
 /* No product of these factors gets within reach of the destination's
  * subnormal range with any c: a nonzero product is a multiple of its grid
  * unit 2^g (the factors' lowest bits together), and a c that cancels it is
@@ -500,6 +529,8 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
         return design_subnormal_grid(s, r, v);
     if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)
         return subnormal_operands(s, r, v);
+    if (c == GEN_SUBNORMAL && s->fixed == 1 && !s->unfused && double_product(s) && subnormal_with_k(s, r, v))
+        return true;
     int budget;
     int target = class_target(s, c, r, &budget);
     pick_product(s, target, budget, c == GEN_SUBNORMAL, r, &v[0], &v[1]);
