@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # tiefuzz selftest: the fast paths agree with the exact model on every op
 # that has one (TIEFUZZ_SELFTEST_CASES per op, default 400,000: classes cycle,
-# controls and parameters change every 4,096 cases); bad usage is refused; and
+# controls and parameters change every 4,096 cases; TIEFUZZ_SELFTEST_TILES per
+# tensor-core op, default 3,000, parameters every 64 tiles); bad usage is refused; and
 # a planted fast-path mistake (tiefuzz-planted) is caught and named.
 # Usage: selftest.sh TIEFUZZ TIEFUZZ_PLANTED
 . "$(dirname "$0")/lib.sh"
 T=$1 P=$2
 cases=${TIEFUZZ_SELFTEST_CASES:-400000}
+tiles=${TIEFUZZ_SELFTEST_TILES:-3000}
 
-"$T" selftest --cases "$cases" >"$tmp/out" 2>"$tmp/err"
+"$T" selftest --cases "$cases" --tiles "$tiles" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out"
 [ "$rc" = 0 ] && ok || bad "selftest exit $rc: $(head -c 600 "$tmp/err")"
-# Every op with a fast path was compared on all its cases, with no difference.
-compared=$(grep -c " $cases cases      0 differences" "$tmp/out")
-fast_ops=$(grep -c "^rdna2\.\|^maxwell\." "$tmp/out")
-[ "$compared" -ge 22 ] && [ "$compared" = "$fast_ops" ] && ok || bad "$compared ops compared in full of $fast_ops"
-grep -q "no fast path" "$tmp/out" && ok || bad "ops without a fast path are not named"
+# Every op was compared on all its cases (the tensor-core ops on all their
+# tiles), with no difference: every family has a fast path.
+compared=$(grep -c "^\(rdna2\|maxwell\)\..* $cases cases      0 differences" "$tmp/out")
+scalar_ops=$(grep -c "^rdna2\.\|^maxwell\." "$tmp/out")
+[ "$compared" -ge 22 ] && [ "$compared" = "$scalar_ops" ] && ok || bad "$compared ops compared in full of $scalar_ops"
+tiles_compared=$(grep -c "^mma\..* $tiles cases      0 differences   generated .* K tiles/s" "$tmp/out")
+tile_ops=$(grep -c "^mma\." "$tmp/out")
+[ "$tiles_compared" -ge 13 ] && [ "$tiles_compared" = "$tile_ops" ] && ok || bad "$tiles_compared tile ops compared in full of $tile_ops"
+grep -q "$cases cases each; $tiles tiles each for the $tile_ops tile ops" "$tmp/out" && ok || bad "summary line: $(tail -1 "$tmp/out")"
+! grep -q "no fast path" "$tmp/out" && ok || bad "an op without a fast path: $(grep "no fast path" "$tmp/out")"
 # Exactly one line per op of the registry, in its order.
 "$T" ops --json | python3 -c 'import json, sys; [print(o["name"]) for o in json.load(sys.stdin)["ops"]]' >"$tmp/ops"
 grep -v " ops compared" "$tmp/out" | awk '{print $1}' >"$tmp/lines"
@@ -32,7 +39,7 @@ grep -v " ops compared" "$tmp/out" | awk '{print $1}' >"$tmp/lines"
 [ $? = 2 ] && grep -q "tiefuzz selftest: --ctrl: .*frob" "$tmp/err" && ok || bad "bad --ctrl: $(cat "$tmp/err")"
 "$T" selftest v_fma_f32 --param omod=frob >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "tiefuzz selftest: --param: " "$tmp/err" && ok || bad "bad --param: $(cat "$tmp/err")"
-for args in "--gen frob" "--seed x" "--threads 0" "--frob" "--cases"; do
+for args in "--gen frob" "--seed x" "--threads 0" "--frob" "--cases" "--tiles 0" "--tiles x"; do
     "$T" selftest v_fma_f32 $args >/dev/null 2>"$tmp/err"
     [ $? = 2 ] && grep -q "tiefuzz selftest: " "$tmp/err" && ok || bad "selftest $args: $(cat "$tmp/err")"
 done

@@ -176,14 +176,14 @@ int main(void)
         if (strcmp(op->family, "mma"))
             continue;
         const mma_row *row = mma_row_of(op);
-        unsigned bad = 0, outputs = 0;
+        unsigned bad = 0, bad_fast = 0, outputs = 0;
         for (unsigned tile = 0; tile < 300; tile++) {
             isa_instance in;
             isa_instance_default(&in, op);
             gen_rng r = gen_rng_for(77, o, tile);
             if (tile % 3 == 2)
                 in.param[PARAM_E_ZERO_KEY] = 1;
-            uint32_t w[ISA_MAX_IN], out[ISA_MAX_OUT];
+            uint32_t w[ISA_MAX_IN], out[ISA_MAX_OUT], fast_out[ISA_MAX_OUT];
             for (unsigned i = 0; i < op->n_in; i++)
                 w[i] = (uint32_t)gen_next(&r);
             if (tile % 2) {  /* scaled: elements near the bottom of the range, C often zero */
@@ -200,6 +200,7 @@ int main(void)
                         w[i] = 0;
             }
             op->impl->eval(&in, w, out, NULL);
+            op->impl->fast(&in, w, fast_out, NULL, 0);  /* the fast path, held to the same reference */
             unsigned m = row->m, n = row->n, k = row->k;
             const uint32_t *A = w, *B = w + mma_words(row->ab, m * k), *C = B + mma_words(row->ab, k * n);
             unsigned lmax = (unsigned)in.param[PARAM_L_MAX];
@@ -218,6 +219,10 @@ int main(void)
                         at = row->d;
                     }
                     uint32_t got = mma_element(out, row->d, i * n + j);
+                    uint32_t got_fast = mma_element(fast_out, row->d, i * n + j);
+                    if (got_fast != acc && bad_fast++ < 3)
+                        fprintf(stderr, "%s tile %u (%u,%u): fast path %08x, reference %08x\n", op->name, tile, i, j,
+                                got_fast, acc);
                     outputs++;
                     if (got != acc) {
                         if (bad < 3)
@@ -226,8 +231,10 @@ int main(void)
                     }
                 }
         }
-        printf("%-40s %6u outputs vs the MPFR reference: %u mismatches\n", op->name, outputs, bad);
+        printf("%-40s %6u outputs vs the MPFR reference: %u mismatches (fast path: %u)\n", op->name, outputs, bad,
+               bad_fast);
         CHECK(bad == 0, "%s: %u mismatches", op->name, bad);
+        CHECK(bad_fast == 0, "%s: fast path: %u mismatches", op->name, bad_fast);
         total += outputs;
     }
     printf("%u outputs compared\n", total);

@@ -5,10 +5,11 @@
 #include "engine/selftest.h"
 
 static const char help[] =
-    "usage: tiefuzz selftest [OP-GLOB...] [--cases N] [--seed N] [--gen CLASS,...]\n"
+    "usage: tiefuzz selftest [OP-GLOB...] [--cases N] [--tiles N] [--seed N] [--gen CLASS,...]\n"
     "                        [--ctrl NAME=VALUE,...] [--param NAME=VALUE,...] [--threads N] [--quiet]\n"
-    "Generates cases as a campaign does (default 1,000,000 per op; every op with no glob), with\n"
-    "controls fuzzed and model parameters drawn per block of 4,096 cases unless fixed, and has the\n"
+    "Generates cases as a campaign does (default 1,000,000 per op; every op with no glob; the\n"
+    "tensor-core ops, whose case is a whole tile, --tiles each: default 10,000), with controls\n"
+    "fuzzed and model parameters drawn per block of 4,096 cases (64 tiles) unless fixed, and has the\n"
     "exact model re-evaluate every one: outputs and verdict (classes, rounding cells, tie exponent)\n"
     "from the fast path, outputs from the batch path.  No Vulkan device is needed.\n"
     "--gen classes (default all, cycled): %s.\n"
@@ -32,7 +33,10 @@ int cmd_selftest(int argc, char **argv)
             o.quiet = true;
         else if (cli_gen_option(&a, &slots))
             continue;
-        else if ((v = cli_value(&a, "--threads"))) {
+        else if ((v = cli_value(&a, "--tiles"))) {
+            if (!cli_parse_u64(v, &o.tiles) || o.tiles < 1)
+                return cli_fail("selftest", "--tiles '%s': expected a positive number of tiles", v);
+        } else if ((v = cli_value(&a, "--threads"))) {
             uint64_t t;
             if (!cli_parse_u64(v, &t) || t < 1 || t > 64)
                 return cli_fail("selftest", "--threads '%s': expected 1 to 64", v);

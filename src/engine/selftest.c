@@ -1,8 +1,9 @@
 /* tiefuzz selftest: generate cases as a campaign does (the fast path gives
  * their outputs and verdicts), and have the exact model re-evaluate every one;
  * the batch path's outputs are compared too.  Controls are fuzzed and model
- * parameters drawn per block of ENG_SELFTEST_BLOCK cases, so that every
- * combination the rows allow is reached often. */
+ * parameters drawn per block of ENG_SELFTEST_BLOCK cases (of
+ * ENG_SELFTEST_TILE_BLOCK tiles), so that every combination the rows allow
+ * is reached often. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ void eng_selftest_options_default(eng_selftest_options *o)
     o->n_classes = GEN_CLASS_COUNT;
     o->seed = 1;
     o->cases = 1000000;
+    o->tiles = 10000;
     eng_options run;
     eng_options_default(&run);
     o->threads = run.threads;
@@ -35,6 +37,7 @@ typedef struct {
     gen_class classes[64];
     unsigned n_classes;
     unsigned thread, threads;
+    uint64_t cases_wanted, block;  /* the op's: tiles or cases, and its block size */
     /* results */
     uint64_t cases, differences;
     double fast_seconds, exact_seconds;
@@ -85,8 +88,8 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
 {
     const eng_selftest_options *o = j->o;
     const isa_op *op = j->tmpl->op;
-    uint64_t first = block * ENG_SELFTEST_BLOCK;
-    uint64_t end = o->cases - first < ENG_SELFTEST_BLOCK ? o->cases : first + ENG_SELFTEST_BLOCK;
+    uint64_t first = block * j->block;
+    uint64_t end = j->cases_wanted - first < j->block ? j->cases_wanted : first + j->block;
     unsigned n = (unsigned)(end - first);
     isa_instance in;
     eng_block_instance(j->tmpl, j->fixed_ctrl, j->fixed_k, o->seed, block, j->classes, j->n_classes, &in);
@@ -142,11 +145,11 @@ static void *run_job(void *arg)
 {
     selftest_job *j = arg;
     const isa_op *op = j->tmpl->op;
-    uint32_t *words = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_in * sizeof *words);
-    uint32_t *fast = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *fast);
-    uint32_t *batch = malloc((size_t)ENG_SELFTEST_BLOCK * op->n_out * sizeof *batch);
-    isa_verdict *verdicts = malloc((size_t)ENG_SELFTEST_BLOCK * sizeof *verdicts);
-    uint64_t blocks = j->o->cases / ENG_SELFTEST_BLOCK + (j->o->cases % ENG_SELFTEST_BLOCK != 0);
+    uint32_t *words = malloc((size_t)j->block * op->n_in * sizeof *words);
+    uint32_t *fast = malloc((size_t)j->block * op->n_out * sizeof *fast);
+    uint32_t *batch = malloc((size_t)j->block * op->n_out * sizeof *batch);
+    isa_verdict *verdicts = malloc((size_t)j->block * sizeof *verdicts);
+    uint64_t blocks = j->cases_wanted / j->block + (j->cases_wanted % j->block != 0);
     for (uint64_t b = j->thread; b < blocks && j->differences < j->o->max_reported; b += j->threads)
         run_block(j, b, words, fast, batch, verdicts);
     free(words);
@@ -161,6 +164,8 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
                             unsigned n_classes)
 {
     const isa_op *op = tmpl->op;
+    bool tile = op->impl->lower_tile != NULL;
+    uint64_t wanted = tile ? o->tiles : o->cases;
     unsigned threads = o->threads ? o->threads : 1;
     if (threads > 64)
         threads = 64;
@@ -171,7 +176,8 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
         jobs[k] = (selftest_job){.o = o, .tmpl = tmpl, .fixed_ctrl = o->ctrl_text != NULL,
                                  .fixed_k = isa_literal_named(op, o->ctrl_text),
                                  .fixed_params = o->param_text != NULL, .n_classes = n_classes, .thread = k,
-                                 .threads = threads};
+                                 .threads = threads, .cases_wanted = wanted,
+                                 .block = tile ? ENG_SELFTEST_TILE_BLOCK : ENG_SELFTEST_BLOCK};
         memcpy(jobs[k].classes, classes, n_classes * sizeof *classes);
         if (k)
             started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
@@ -204,9 +210,10 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
         printf("%-40s %10llu cases %6llu differences", op->name, (unsigned long long)cases,
                (unsigned long long)differences);
         if (fast_s > 0 && exact_s > 0)
-            printf("   generated %6.1f M cases/s, exact re-check %5.1f M/s (per thread)", cases / fast_s * 1e-6,
-                   cases / exact_s * 1e-6);
-        printf("%s\n", cases < o->cases ? "  (stopped)" : "");
+            printf(tile ? "   generated %6.1f K tiles/s, exact re-check %5.1f K/s (per thread)"
+                        : "   generated %6.1f M cases/s, exact re-check %5.1f M/s (per thread)",
+                   cases / fast_s * (tile ? 1e-3 : 1e-6), cases / exact_s * (tile ? 1e-3 : 1e-6));
+        printf("%s\n", cases < wanted ? "  (stopped)" : "");
     }
     return differences;
 }
@@ -223,7 +230,7 @@ int eng_selftest(const eng_selftest_options *o)
         return EXIT_USAGE;
     }
     uint64_t differences = 0;
-    unsigned compared = 0;
+    unsigned compared = 0, tiles_compared = 0;
     for (int i = 0; i < n; i++) {
         isa_instance tmpl;
         static const char *const flags[2] = {"--ctrl", "--param"};
@@ -245,14 +252,21 @@ int eng_selftest(const eng_selftest_options *o)
         }
         differences += selftest_op(o, &tmpl, classes, n_classes);
         compared++;
+        tiles_compared += ops[i]->impl->lower_tile != NULL;
     }
     if (differences) {
         fprintf(stderr, "tiefuzz selftest: %llu differences between the fast path and the exact model "
                 "(a tiefuzz bug: please report it with the lines above)\n", (unsigned long long)differences);
         return EXIT_INTERNAL;
     }
-    if (!o->quiet)
-        printf("%u ops compared, %llu cases each: the fast path agrees with the exact model\n", compared,
-               (unsigned long long)o->cases);
+    if (!o->quiet) {
+        printf("%u ops compared", compared);
+        if (compared > tiles_compared)
+            printf(", %llu cases each", (unsigned long long)o->cases);
+        if (tiles_compared)
+            printf("%s %llu tiles each for the %u tile ops", compared > tiles_compared ? ";" : ",",
+                   (unsigned long long)o->tiles, tiles_compared);
+        printf(": the fast path agrees with the exact model\n");
+    }
     return EXIT_AGREE;
 }

@@ -12,6 +12,7 @@ typedef struct {
     unsigned n_classes;
     uint64_t seed;
     uint64_t cases;             /* per op */
+    uint64_t tiles;             /* per tile op (a case is a whole tile) */
     const char *ctrl_text;      /* fixed controls (else fuzzed per block) */
     const char *param_text;     /* fixed parameters (else drawn per block) */
     unsigned threads;
@@ -19,8 +20,11 @@ typedef struct {
     bool quiet;
 } eng_selftest_options;
 
-/* Cases come in blocks of this many, each with its own controls and parameters. */
+/* Cases come in blocks of this many, each with its own controls and
+ * parameters: tiles in smaller ones, so that a few thousand of them still
+ * meet many parameter draws. */
 #define ENG_SELFTEST_BLOCK 4096u
+#define ENG_SELFTEST_TILE_BLOCK 64u
 
 void eng_selftest_options_default(eng_selftest_options *o);
 /* Prints a line per op on stdout and each difference on stderr.  Returns

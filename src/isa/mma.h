@@ -61,6 +61,21 @@ unsigned mma_sensitivity(const isa_instance *in, const uint32_t *w, unsigned i, 
 bool mma_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 uint32_t mma_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 
+/* The most elements of one part of a tile (A, B or C). */
+#define MMA_MAX_ELEMENTS 1024
+/* A tile's elements one a word: a[i*K + q], b[j*K + q], c[i*N + j]. */
+void mma_unpack(const isa_instance *in, const uint32_t *words, uint32_t *a, uint32_t *b, uint32_t *c);
+/* The classifier in two parts, shared by the exact path (mma_classify) and
+ * the fast one (mma_fast.c): the classes the elements' bits decide, and
+ * those of an element's first step, which a wanted class among
+ * MMA_STEP_CLASSES asks for. */
+#define MMA_STEP_CLASSES (1u << GEN_TIE | 1u << GEN_NEAR_TIE | 1u << GEN_TRUNCATION | 1u << GEN_CANCEL)
+uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32_t *b, const uint32_t *c);
+uint32_t mma_step_classes(const mma_step_info *info);
+/* The fast path (mma_fast.c): mma_eval's outputs and the exact verdict in
+ * 64-bit integers, each element decoded once a tile. */
+void mma_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
+
 /* One T-FDPA step, exposed for the tests: l products a[i]*b[i] plus c. */
 uint32_t mma_tfdpa(const isa_instance *in, mma_type ab, const uint32_t *a, const uint32_t *b, unsigned l,
                    mma_type c_type, uint32_t c, mma_type d_type);

@@ -291,6 +291,17 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
     return true;
 }
 
+/* Whether a product can sit below e_zero (mma_bit_classes' test): the
+ * smallest elements' exponents must sum below it.  Not so for e4m3 at the
+ * architecture's e_zero (-6 - 6 against -20): the tile is built all the
+ * same, but not built again in vain (three more attempts a case). */
+static bool e_zero_in_reach(const isa_instance *in)
+{
+    int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
+                                                                               : in->param[PARAM_E_ZERO_F32];
+    return 2 * mma_format(mma_row_of(in->op)->ab)->emin < threshold;
+}
+
 bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
     const mma_row *row = mma_row_of(in->op);
@@ -307,7 +318,7 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
         fill_part(B, row->ab, nb, r, zero_or_bottom);
         memset(C, 0, mma_words(row->c, nc) * 4);
         construct_grid_bit(in, true, r, w);  /* element (0,0): a tie and the bit e_zero decides */
-        return true;
+        return e_zero_in_reach(in);
     case GEN_SUBNORMAL:
         fill_part(A, row->ab, na, r, bottom_element);
         fill_part(B, row->ab, nb, r, bottom_element);
@@ -332,32 +343,32 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
     }
 }
 
-/* Verified classes of a tile. */
-uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace *t, uint32_t want)
+/* The classes a tile reaches by its elements' bits alone (e-zero,
+ * subnormal, special), from its elements unpacked: a[i*K + q], b[j*K + q],
+ * c[i*N + j].  Shared by the exact and the fast classifier: no arithmetic
+ * to audit here. */
+uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
-    (void)t;
     const mma_row *row = mma_row_of(in->op);
     uint32_t m = 1u << GEN_RANDOM;
     unsigned K = row->k, N = row->n;
-    const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * K), *C = B + mma_words(row->ab, K * N);
     int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
                                                                                : in->param[PARAM_E_ZERO_F32];
     ab_fmt f = ab_fmt_of(row->ab);
     unsigned fb = f.fb, eb = f.eb;
+    uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu, top = (1u << eb) - 1, mag = (1u << (fb + eb)) - 1;
     for (unsigned i = 0; i < row->m; i++)
         for (unsigned j = 0; j < N; j++) {
-            uint32_t c = mma_element(C, row->c, i * N + j);
-            if (c & (row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu))
+            if (c[i * N + j] & c_mag)
                 continue;
             /* C is zero: e_zero decides E_max when every nonzero product sits below it. */
             bool any = false, below = true, special = false, subnormal = false;
             for (unsigned q = 0; q < K && below; q++) {
-                uint32_t a = mma_element(A, row->ab, i * K + q), b = mma_element(B, row->ab, j * K + q);
-                uint32_t ea = (a >> fb) & ((1u << eb) - 1), eb2 = (b >> fb) & ((1u << eb) - 1);
-                bool za = !(a & ((1u << (fb + eb)) - 1)), zb = !(b & ((1u << (fb + eb)) - 1));
-                if (ea == (1u << eb) - 1 || eb2 == (1u << eb) - 1)
+                uint32_t x = a[i * K + q], y = b[j * K + q];
+                uint32_t ea = (x >> fb) & top, eb2 = (y >> fb) & top;
+                if (ea == top || eb2 == top)
                     special = true;
-                if (za || zb)
+                if (!(x & mag) || !(y & mag))
                     continue;
                 subnormal |= !ea || !eb2;
                 int e = (ea ? (int)ea - f.bias : 1 - f.bias) + (eb2 ? (int)eb2 - f.bias : 1 - f.bias);
@@ -369,17 +380,46 @@ uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace
             if (subnormal)
                 m |= 1u << GEN_SUBNORMAL;
         }
-    for (unsigned i = 0; i < row->m && (want & ((1u << GEN_TIE) | (1u << GEN_NEAR_TIE) | (1u << GEN_TRUNCATION) | (1u << GEN_CANCEL))); i++)
-        for (unsigned j = 0; j < N; j++) {
-            mma_step_info info;
-            mma_inspect(in, w, i, j, &info);
-            m |= (info.tie ? 1u << GEN_TIE : 0) | (info.near_tie ? 1u << GEN_NEAR_TIE : 0) |
-                 (info.truncated ? 1u << GEN_TRUNCATION : 0) | (info.cancel ? 1u << GEN_CANCEL : 0);
-        }
-    for (unsigned q = 0; q < row->m * K; q++) {  /* an infinity or NaN in A */
-        uint32_t a = mma_element(A, row->ab, q);
-        if (((a >> fb) & ((1u << eb) - 1)) == (1u << eb) - 1)
+    for (unsigned q = 0; q < row->m * K; q++)  /* an infinity or NaN in A */
+        if (((a[q] >> fb) & top) == top)
             m |= 1u << GEN_SPECIAL;
-    }
+    return m;
+}
+
+uint32_t mma_step_classes(const mma_step_info *info)
+{
+    return (info->tie ? 1u << GEN_TIE : 0) | (info->near_tie ? 1u << GEN_NEAR_TIE : 0) |
+           (info->truncated ? 1u << GEN_TRUNCATION : 0) | (info->cancel ? 1u << GEN_CANCEL : 0);
+}
+
+void mma_unpack(const isa_instance *in, const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+    const mma_row *row = mma_row_of(in->op);
+    unsigned na = row->m * row->k, nb = row->k * row->n, nc = row->m * row->n;
+    const uint32_t *A = w, *B = w + mma_words(row->ab, na), *C = B + mma_words(row->ab, nb);
+    for (unsigned q = 0; q < na; q++)
+        a[q] = mma_element(A, row->ab, q);
+    for (unsigned q = 0; q < nb; q++)
+        b[q] = mma_element(B, row->ab, q);
+    for (unsigned q = 0; q < nc; q++)
+        c[q] = mma_element(C, row->c, q);
+}
+
+/* Verified classes of a tile (the exact classifier: each element's first
+ * step re-run by mma_inspect). */
+uint32_t mma_classify(const isa_instance *in, const uint32_t *w, const isa_trace *t, uint32_t want)
+{
+    (void)t;
+    const mma_row *row = mma_row_of(in->op);
+    uint32_t a[MMA_MAX_ELEMENTS], b[MMA_MAX_ELEMENTS], c[MMA_MAX_ELEMENTS];
+    mma_unpack(in, w, a, b, c);
+    uint32_t m = mma_bit_classes(in, a, b, c);
+    if (want & MMA_STEP_CLASSES)
+        for (unsigned i = 0; i < row->m; i++)
+            for (unsigned j = 0; j < row->n; j++) {
+                mma_step_info info;
+                mma_inspect(in, w, i, j, &info);
+                m |= mma_step_classes(&info);
+            }
     return m;
 }

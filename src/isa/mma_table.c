@@ -109,6 +109,8 @@ static void build(void)
                      1u << PARAM_L_MAX | 1u << PARAM_RHO;
         op->impl = &mma_impl;
         op->form = (int)r;
+        if (row->m * row->k > MMA_MAX_ELEMENTS || row->k * row->n > MMA_MAX_ELEMENTS || row->m * row->n > MMA_MAX_ELEMENTS)
+            abort();  /* a row past mma_fast's and mma_classify's arrays: raise MMA_MAX_ELEMENTS */
         op->classes = 1u << GEN_RANDOM | 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL | 1u << GEN_SPECIAL |
                       1u << GEN_TRUNCATION | 1u << GEN_CANCEL;
         if (row->rho == RHO_RNE_FP16)  /* ties exist where the output rounds to nearest */
@@ -140,4 +142,4 @@ static const char *lower(const isa_instance *in, isa_lowering l, struct spv_buil
 }
 
 const isa_family_impl mma_impl = {.eval = mma_eval, .lower = lower, .construct = mma_construct, .classify = mma_classify,
-                                  .lower_tile = mma_lower_tile, .probes = mma_probes};
+                                  .fast = mma_fast, .lower_tile = mma_lower_tile, .probes = mma_probes};

@@ -1,0 +1,304 @@
+/* The tensor-core tiles' fast path: mma_eval's T-FDPA model and
+ * mma_classify's verdict in 64-bit integers.  The exact model decodes an
+ * element for every product it takes part in and rounds through the fp
+ * kit; here each element of the tile is decoded once, a step's terms are
+ * summed in an int64_t and the sum is rounded by integer shifts.
+ *
+ * Why 64 bits hold the sum: every term is truncated on the grid
+ * 2^(E_max - F), and no term exceeds 2^(E_max + 2) (a product's
+ * significands are each below 2, C's below 2), so a term is below
+ * 2^(F + 2) grid units; with F <= 40 (the parameter's range) and at most
+ * 65 terms the sum stays below 2^49.
+ *
+ * Campaigns audit it against the exact model (--audit), and selftest
+ * compares the two on every case. */
+#include <string.h>
+#include "classify.h"
+#include "mma.h"
+
+/* An element as mma_eval.c's decode gives it: value = (-1)^sign * sig *
+ * 2^unit; exp is the exponent the alignment uses (a subnormal's is the
+ * format's minimum). */
+enum { ELEM_FINITE, ELEM_INF, ELEM_NAN };
+typedef struct {
+    uint32_t sig;
+    int16_t unit, exp;
+    uint8_t sign, kind;
+} element;
+
+/* An element type's fields, looked up once a tile. */
+typedef struct {
+    uint32_t keep, emask, fmask;  /* keep: the bits not ignored */
+    unsigned frac_bits, sign_at;
+    int bias, emin;
+    bool finite_top;
+} layout;
+
+static layout layout_of(mma_type t)
+{
+    const fp_format *f = mma_format(t);
+    unsigned ignored = mma_ignored_bits(t), frac_bits = f->precision - 1 + ignored;
+    return (layout){~((1u << ignored) - 1), (1u << f->exp_bits) - 1, (1u << frac_bits) - 1, frac_bits,
+                    f->exp_bits + frac_bits, f->bias, f->emin, f->finite_top};
+}
+
+static inline element decode(const layout *f, uint32_t bits)
+{
+    bits &= f->keep;  /* tf32: an f32 word with the ignored bits cleared */
+    uint32_t ex = (bits >> f->frac_bits) & f->emask, fr = bits & f->fmask;
+    element e = {0};
+    e.sign = (bits >> f->sign_at) & 1;
+    if (f->finite_top ? (ex == f->emask && fr == f->fmask) : ex == f->emask) {
+        e.kind = f->finite_top || fr != 0 ? ELEM_NAN : ELEM_INF;  /* e4m3: only S.1111.111 is NaN */
+        return e;
+    }
+    e.exp = (int16_t)(ex ? (int)ex - f->bias : f->emin);
+    e.sig = ex ? (fr | (1u << f->frac_bits)) : fr;
+    e.unit = (int16_t)(e.exp - (int)f->frac_bits);
+    return e;
+}
+
+/* Decodes `lines` lines of K elements; special[r]: whether line r holds an
+ * infinity or a NaN (a step that takes its products from two lines
+ * without one needs no look for them). */
+static void decode_lines(const layout *f, const uint32_t *bits, unsigned lines, unsigned K, element *e, bool *special)
+{
+    for (unsigned r = 0; r < lines; r++) {
+        unsigned kinds = 0;
+        for (unsigned q = r * K; q < (r + 1) * K; q++) {
+            e[q] = decode(f, bits[q]);
+            kinds |= e[q].kind;
+        }
+        special[r] = kinds != 0;
+    }
+}
+
+/* (-1)^sign * mag * 2^grid (mag nonzero) rounded to a binary format of
+ * precision p and minimum exponent emin: the kept significand k and the
+ * exponent e of the result's leading bit (the binade's, emin for a
+ * subnormal), with where the dropped bits lay. */
+typedef struct {
+    uint64_t kept;
+    int e, shift;       /* shift: bits dropped (0 when none) */
+    uint64_t rem, half; /* the dropped bits and half a unit (shift <= 63) */
+    bool beyond;        /* shift > 63: every bit dropped, below half a unit */
+} cut;
+
+static cut cut_to(uint64_t mag, int grid, int p, int emin)
+{
+    int top = grid + 63 - __builtin_clzll(mag);
+    cut c = {0};
+    c.e = top < emin ? emin : top;
+    int shift = c.e - (p - 1) - grid;
+    if (shift <= 0) {
+        c.kept = mag << -shift;  /* at most p bits */
+    } else if (shift > 63) {
+        c.shift = shift;
+        c.beyond = true;
+        c.rem = mag;
+    } else {
+        c.shift = shift;
+        c.kept = mag >> shift;
+        c.rem = mag & ((1ull << shift) - 1);
+        c.half = 1ull << (shift - 1);
+    }
+    return c;
+}
+
+static uint32_t round_f16(bool sign, uint64_t mag, int grid)
+{
+    cut c = cut_to(mag, grid, 11, -14);
+    bool up = !c.beyond && (c.rem > c.half || (c.rem == c.half && c.half && (c.kept & 1)));
+    uint64_t k = c.kept + up;
+    /* A normal's exponent field below the hidden bit: a carry out of the
+     * significand moves it up by one, and a subnormal has none. */
+    uint64_t bits = k < 1024 ? k : ((uint64_t)(c.e + 14) << 10) + k;
+    if (bits >= 0x7c00)
+        bits = 0x7c00;  /* past the largest finite: infinity */
+    return (uint32_t)bits | (uint32_t)sign << 15;
+}
+
+/* Toward zero to a format of f32's exponents and precision p (24, or e8m13's
+ * 14), encoded as f32; 2^128 and above is infinity. */
+static uint32_t round_rz(bool sign, uint64_t mag, int grid, int p)
+{
+    cut c = cut_to(mag, grid, p, -126);
+    uint32_t s = (uint32_t)sign << 31;
+    if (c.e > 127)
+        return s | 0x7f800000u;
+    uint64_t k = c.kept << (24 - p);
+    uint64_t bits = k < (1u << 23) ? k : ((uint64_t)(c.e + 126) << 23) + k;
+    return s | (uint32_t)bits;
+}
+
+static uint32_t round_out(int rho, bool sign, uint64_t mag, int grid)
+{
+    if (mag == 0)
+        return 0;  /* an exactly zero sum is +0 */
+    switch (rho) {
+    case RHO_RNE_FP16: return round_f16(sign, mag, grid);
+    case RHO_RZ_E8M13: return round_rz(sign, mag, grid, 14);
+    default: return round_rz(sign, mag, grid, 24);
+    }
+}
+
+/* mma_tfdpa_info's step info where the sum rounds to f16 to nearest. */
+static void tie_info(bool sign, uint64_t mag, int grid, mma_step_info *info)
+{
+    (void)sign;
+    cut c = cut_to(mag, grid, 11, -14);
+    if (c.beyond || c.shift == 0 || c.rem == 0)
+        return;  /* below half a unit, or exact */
+    info->tie = c.rem == c.half;
+    if (!info->tie && c.shift >= 8) {
+        uint64_t dist = c.rem > c.half ? c.rem - c.half : c.half - c.rem;
+        info->near_tie = dist <= c.half >> 6;
+    }
+}
+
+static uint32_t canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
+
+static uint32_t infinity(mma_type d, bool sign)
+{
+    return d == MMA_F16 ? (sign ? 0xfc00u : 0x7c00u) : (sign ? 0xff800000u : 0x7f800000u);
+}
+
+/* The tile's constants for its steps. */
+typedef struct {
+    mma_type d;
+    layout d_layout;
+    int ez, F, rho;
+} step_consts;
+
+/* A step with an infinity or a NaN among its operands: NaN where the
+ * model makes one, else the infinity (0 when the step is finite). */
+static bool special_step(const step_consts *k, const element *a, const element *b, unsigned l, element c,
+                         uint32_t *result)
+{
+    bool nan = c.kind == ELEM_NAN, pos_inf = c.kind == ELEM_INF && !c.sign, neg_inf = c.kind == ELEM_INF && c.sign;
+    for (unsigned q = 0; q < l; q++) {
+        element x = a[q], y = b[q];
+        bool x_zero = x.kind == ELEM_FINITE && !x.sig, y_zero = y.kind == ELEM_FINITE && !y.sig;
+        if (x.kind == ELEM_NAN || y.kind == ELEM_NAN || ((x.kind == ELEM_INF || y.kind == ELEM_INF) && (x_zero || y_zero)))
+            nan = true;
+        else if (x.kind == ELEM_INF || y.kind == ELEM_INF)
+            *(x.sign != y.sign ? &neg_inf : &pos_inf) = true;
+    }
+    if (nan || (pos_inf && neg_inf))
+        *result = canonical_nan(k->d);
+    else if (pos_inf || neg_inf)
+        *result = infinity(k->d, neg_inf);
+    else
+        return false;
+    return true;
+}
+
+/* One T-FDPA step: l products of a[q] and b[q], plus c; `special` when an
+ * operand may be an infinity or a NaN.  Branch-free over the terms: which
+ * way a term shifts, and whether it is zero, are data. */
+static uint32_t step(const step_consts *k, const element *a, const element *b, unsigned l, element c, bool special,
+                     mma_step_info *info)
+{
+    uint32_t result;
+    if (special && special_step(k, a, b, l, c, &result))
+        return result;
+    uint64_t sig[65];
+    int unit[65];
+    uint64_t neg[65];  /* all ones where the term is negative */
+    int e_max = c.sig ? c.exp : k->ez;
+    for (unsigned q = 0; q < l; q++) {
+        uint64_t p = (uint64_t)a[q].sig * b[q].sig;
+        int e = p ? a[q].exp + b[q].exp : k->ez;
+        e_max = e > e_max ? e : e_max;
+        sig[q] = p;
+        unit[q] = a[q].unit + b[q].unit;
+        neg[q] = -(uint64_t)(a[q].sign ^ b[q].sign);
+    }
+    sig[l] = c.sig;
+    unit[l] = c.unit;
+    neg[l] = -(uint64_t)c.sign;
+    int grid = e_max - k->F;
+    uint64_t sum = 0, biggest = 0, dropped = 0;
+    for (unsigned q = 0; q <= l; q++) {
+        /* A nonzero term is below 2^(F + 2) grid units (the top of the
+         * file): its left shift is at most F + 2 (a zero term's may be any,
+         * clamped to keep the shift defined); a right shift past 63 leaves
+         * nothing. */
+        int shift = unit[q] - grid;
+        int left = shift > 0 ? (shift < 63 ? shift : 63) : 0, right = shift < 0 ? (-shift < 63 ? -shift : 63) : 0;
+        uint64_t m = (sig[q] << left) >> right;
+        dropped |= sig[q] & ((1ull << right) - 1);  /* bits below the grid (a zero term has none) */
+        biggest = m > biggest ? m : biggest;
+        sum += (m ^ neg[q]) - neg[q];
+    }
+    bool negative = (int64_t)sum < 0;
+    uint64_t mag = negative ? -sum : sum;
+    if (info) {
+        info->truncated = dropped != 0;
+        info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
+        if (mag && k->rho == RHO_RNE_FP16)
+            tie_info(negative, mag, grid, info);
+    }
+    return round_out(k->rho, negative, mag, grid);
+}
+
+/* Output element (i, j): chunks of L_max products in k order, each result
+ * the next chunk's C; info: the first chunk's (with mma_inspect's l). */
+static uint32_t element_value(const step_consts *k, const mma_row *row, unsigned lmax, const element *A,
+                              const element *B, element c, bool special, unsigned i, unsigned j, mma_step_info *info)
+{
+    unsigned K = row->k;
+    unsigned l = K < lmax ? K : lmax;
+    uint32_t acc = step(k, A + i * K, B + j * K, l, c, special || c.kind != ELEM_FINITE, info);
+    for (unsigned k0 = l; k0 < K; k0 += lmax) {
+        c = decode(&k->d_layout, acc);  /* the next chunk's C: this result, in the output format */
+        l = K - k0 < lmax ? K - k0 : lmax;
+        acc = step(k, A + i * K + k0, B + j * K + k0, l, c, special || c.kind != ELEM_FINITE, NULL);
+    }
+    return acc;
+}
+
+void mma_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
+{
+    const mma_row *row = mma_row_of(in->op);
+    unsigned M = row->m, N = row->n, K = row->k;
+    uint32_t a[MMA_MAX_ELEMENTS], b[MMA_MAX_ELEMENTS], c[MMA_MAX_ELEMENTS];
+    element A[MMA_MAX_ELEMENTS], B[MMA_MAX_ELEMENTS];
+    mma_unpack(in, w, a, b, c);
+    layout ab = layout_of(row->ab), cl = layout_of(row->c);
+    bool row_special[MMA_MAX_ELEMENTS], col_special[MMA_MAX_ELEMENTS];
+    decode_lines(&ab, a, M, K, A, row_special);
+    decode_lines(&ab, b, N, K, B, col_special);
+    step_consts k = {row->d, layout_of(row->d), mma_e_zero(in, row->d), in->param[PARAM_F], in->param[PARAM_RHO]};
+    unsigned lmax = (unsigned)in->param[PARAM_L_MAX];
+    if (!lmax || lmax > 64)
+        lmax = 64;
+    /* mma_inspect's first step: min(K, L_max) products, whatever element_value's chunks are. */
+    unsigned l_inspect = K < (unsigned)in->param[PARAM_L_MAX] ? K : (unsigned)in->param[PARAM_L_MAX];
+    bool steps_wanted = v && (want & MMA_STEP_CLASSES);
+    uint32_t classes = 0;
+    unsigned wd = mma_words(row->d, M * N), per = mma_per_word(row->d);
+    memset(out, 0, wd * 4);
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            element ce = decode(&cl, c[i * N + j]);
+            bool special = row_special[i] || col_special[j];
+            mma_step_info info = {0};
+            bool first_is_inspected = steps_wanted && l_inspect == (K < lmax ? K : lmax);
+            uint32_t acc = element_value(&k, row, lmax, A, B, ce, special, i, j, first_is_inspected ? &info : NULL);
+            if (steps_wanted && !first_is_inspected)
+                step(&k, A + i * K, B + j * K, l_inspect, ce, special || ce.kind != ELEM_FINITE, &info);
+            classes |= mma_step_classes(&info);
+            unsigned idx = i * N + j;
+            if (per == 1)
+                out[idx] = acc;
+            else
+                out[idx / per] |= acc << (16 * (idx % per));
+        }
+    if (!v)
+        return;
+    memset(v, 0, sizeof *v);
+    v->classes = mma_bit_classes(in, a, b, c) | classes;
+    v->at_result = v->classes;
+    v->tie_exp = ISA_NO_EXPONENT;
+}
