@@ -343,6 +343,24 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
     }
 }
 
+/* What mma_bit_classes reads of an element: its exponent as the test
+ * counts it (a subnormal's as the smallest normal's) and three flags. */
+enum { BIT_TOP = 1, BIT_ZERO = 2, BIT_SUB = 4 };
+typedef struct {
+    int16_t e;
+    uint8_t flags;
+} bit_view;
+
+static void bit_views(ab_fmt f, const uint32_t *x, unsigned n, bit_view *out)
+{
+    uint32_t top = (1u << f.eb) - 1, mag = (1u << (f.fb + f.eb)) - 1;
+    for (unsigned q = 0; q < n; q++) {
+        uint32_t ex = (x[q] >> f.fb) & top;
+        out[q].e = (int16_t)(ex ? (int)ex - f.bias : 1 - f.bias);
+        out[q].flags = (uint8_t)((ex == top ? BIT_TOP : 0) | (!(x[q] & mag) ? BIT_ZERO : 0) | (!ex ? BIT_SUB : 0));
+    }
+}
+
 /* The classes a tile reaches by its elements' bits alone (e-zero,
  * subnormal, special), from its elements unpacked: a[i*K + q], b[j*K + q],
  * c[i*N + j].  Shared by the exact and the fast classifier: no arithmetic
@@ -355,8 +373,10 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
     int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
                                                                                : in->param[PARAM_E_ZERO_F32];
     ab_fmt f = ab_fmt_of(row->ab);
-    unsigned fb = f.fb, eb = f.eb;
-    uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu, top = (1u << eb) - 1, mag = (1u << (fb + eb)) - 1;
+    uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu;
+    bit_view va[MMA_MAX_ELEMENTS], vb[MMA_MAX_ELEMENTS];
+    bit_views(f, a, row->m * K, va);
+    bit_views(f, b, K * N, vb);
     for (unsigned i = 0; i < row->m; i++)
         for (unsigned j = 0; j < N; j++) {
             if (c[i * N + j] & c_mag)
@@ -364,16 +384,13 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
             /* C is zero: e_zero decides E_max when every nonzero product sits below it. */
             bool any = false, below = true, special = false, subnormal = false;
             for (unsigned q = 0; q < K && below; q++) {
-                uint32_t x = a[i * K + q], y = b[j * K + q];
-                uint32_t ea = (x >> fb) & top, eb2 = (y >> fb) & top;
-                if (ea == top || eb2 == top)
-                    special = true;
-                if (!(x & mag) || !(y & mag))
+                bit_view x = va[i * K + q], y = vb[j * K + q];
+                special |= ((x.flags | y.flags) & BIT_TOP) != 0;
+                if ((x.flags | y.flags) & BIT_ZERO)
                     continue;
-                subnormal |= !ea || !eb2;
-                int e = (ea ? (int)ea - f.bias : 1 - f.bias) + (eb2 ? (int)eb2 - f.bias : 1 - f.bias);
+                subnormal |= ((x.flags | y.flags) & BIT_SUB) != 0;
                 any = true;
-                below = e < threshold;
+                below = x.e + y.e < threshold;
             }
             if (any && below && !special)
                 m |= 1u << GEN_E_ZERO;
@@ -381,7 +398,7 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
                 m |= 1u << GEN_SUBNORMAL;
         }
     for (unsigned q = 0; q < row->m * K; q++)  /* an infinity or NaN in A */
-        if (((a[q] >> fb) & top) == top)
+        if (va[q].flags & BIT_TOP)
             m |= 1u << GEN_SPECIAL;
     return m;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "classify.h"
 #include "mma.h"
+#include "../fp/lanes.h"
 
 /* An element as mma_eval.c's decode gives it: value = (-1)^sign * sig *
  * 2^unit; exp is the exponent the alignment uses (a subnormal's is the
@@ -170,6 +171,23 @@ typedef struct {
     int ez, F, rho;
 } step_consts;
 
+/* A step's end: its sum (two's complement) of the terms on the grid
+ * 2^grid rounded to the output, and its info (dropped: the bits the
+ * terms lost below the grid; biggest: the largest term). */
+static uint32_t finish(const step_consts *k, uint64_t sum, int grid, uint64_t dropped, uint64_t biggest,
+                       mma_step_info *info)
+{
+    bool negative = (int64_t)sum < 0;
+    uint64_t mag = negative ? -sum : sum;
+    if (info) {
+        info->truncated = dropped != 0;
+        info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
+        if (mag && k->rho == RHO_RNE_FP16)
+            tie_info(negative, mag, grid, info);
+    }
+    return round_out(k->rho, negative, mag, grid);
+}
+
 /* A step with an infinity or a NaN among its operands: NaN where the
  * model makes one, else the infinity (0 when the step is finite). */
 static bool special_step(const step_consts *k, const element *a, const element *b, unsigned l, element c,
@@ -231,15 +249,149 @@ static uint32_t step(const step_consts *k, const element *a, const element *b, u
         biggest = m > biggest ? m : biggest;
         sum += (m ^ neg[q]) - neg[q];
     }
-    bool negative = (int64_t)sum < 0;
-    uint64_t mag = negative ? -sum : sum;
-    if (info) {
-        info->truncated = dropped != 0;
-        info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
-        if (mag && k->rho == RHO_RNE_FP16)
-            tie_info(negative, mag, grid, info);
+    return finish(k, sum, grid, dropped, biggest, info);
+}
+
+/* Four steps side by side: the same row of A against four columns of B
+ * (the tile's columns are independent), the products and the sum of the
+ * truncated terms in vectors, lane by lane as step() makes them (its
+ * comments say why each operation is exact); the rounding stays scalar
+ * (finish).  The operands as columns of numbers: A's row from the step's
+ * first product; B's from its first product and first column, stride
+ * words apart from one product to the next; C's four lanes.  No lane may
+ * hold an infinity or a NaN. */
+typedef struct {
+    const uint64_t *a_sig, *a_neg;   /* a_neg, b_neg, c_neg: all ones for a negative value */
+    const int64_t *a_unit, *a_exp;
+    const uint64_t *b_sig, *b_neg;
+    const int64_t *b_unit, *b_exp;
+    unsigned l, stride;
+    uint64_t c_sig[4], c_neg[4];
+    int64_t c_unit[4], c_exp[4];
+    int64_t ez, F;
+} four_terms;
+
+typedef struct {
+    uint64_t sum[4], dropped[4], biggest[4];
+    int64_t grid[4];
+} four_sums;
+
+LANES v4l load_l(const int64_t *p)
+{
+    v4l v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+LANES v4u load_u(const uint64_t *p)
+{
+    v4u v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* x clamped to [0, 63] (x is far from overflow: exponents of a tile). */
+LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
+
+LANES_ENTRY void sum_four(const four_terms *t, four_sums *out)
+{
+    v4u sig[65], neg[65];
+    v4l unit[65];
+    unsigned l = t->l;
+    v4u c_sig = load_u(t->c_sig);
+    v4l e_max = pick((v4l)(c_sig != 0), load_l(t->c_exp), ALL(t->ez));
+    for (unsigned q = 0; q < l; q++) {
+        size_t at = (size_t)q * t->stride;
+        v4u p = load_u(t->b_sig + at) * t->a_sig[q];  /* significands below 2^24: exact */
+        v4l e = pick((v4l)(p != 0), load_l(t->b_exp + at) + t->a_exp[q], ALL(t->ez));
+        e_max = pick(e > e_max, e, e_max);
+        sig[q] = p;
+        unit[q] = load_l(t->b_unit + at) + t->a_unit[q];
+        neg[q] = load_u(t->b_neg + at) ^ t->a_neg[q];
     }
-    return round_out(k->rho, negative, mag, grid);
+    sig[l] = c_sig;
+    unit[l] = load_l(t->c_unit);
+    neg[l] = load_u(t->c_neg);
+    v4l grid = e_max - t->F;
+    v4u sum = {0}, dropped = {0};
+    v4l biggest = {0};
+    for (unsigned q = 0; q <= l; q++) {
+        v4l shift = unit[q] - grid;
+        v4u left = (v4u)clamp_shift(shift), right = (v4u)clamp_shift(-shift);
+        v4u m = (sig[q] << left) >> right;
+        dropped |= sig[q] & (((v4u){1, 1, 1, 1} << right) - 1);
+        biggest = pick((v4l)m > biggest, (v4l)m, biggest);  /* terms below 2^63: signed compares hold */
+        sum += (m ^ neg[q]) - neg[q];
+    }
+    memcpy(out->sum, &sum, sizeof sum);
+    memcpy(out->dropped, &dropped, sizeof dropped);
+    memcpy(out->biggest, &biggest, sizeof biggest);
+    memcpy(out->grid, &grid, sizeof grid);
+}
+
+/* A tile's A and B as columns of numbers for sum_four: A by rows (a[i*K + q]),
+ * B by products (b[q*N + j]). */
+typedef struct {
+    uint64_t a_sig[MMA_MAX_ELEMENTS], a_neg[MMA_MAX_ELEMENTS];
+    int64_t a_unit[MMA_MAX_ELEMENTS], a_exp[MMA_MAX_ELEMENTS];
+    uint64_t b_sig[MMA_MAX_ELEMENTS], b_neg[MMA_MAX_ELEMENTS];
+    int64_t b_unit[MMA_MAX_ELEMENTS], b_exp[MMA_MAX_ELEMENTS];
+} tile_columns;
+
+static void to_columns(const mma_row *row, const element *A, const element *B, tile_columns *t)
+{
+    unsigned M = row->m, N = row->n, K = row->k;
+    for (unsigned q = 0; q < M * K; q++) {
+        t->a_sig[q] = A[q].sig;
+        t->a_neg[q] = -(uint64_t)A[q].sign;
+        t->a_unit[q] = A[q].unit;
+        t->a_exp[q] = A[q].exp;
+    }
+    for (unsigned j = 0; j < N; j++)
+        for (unsigned q = 0; q < K; q++) {
+            const element *e = &B[j * K + q];
+            t->b_sig[q * N + j] = e->sig;
+            t->b_neg[q * N + j] = -(uint64_t)e->sign;
+            t->b_unit[q * N + j] = e->unit;
+            t->b_exp[q * N + j] = e->exp;
+        }
+}
+
+/* Output elements (i, j0..j0+3), as element_value makes each, the steps
+ * four at a time.  special[x]: whether lane x's row of A or column of B
+ * holds an infinity or a NaN; such a lane's step (or one whose C is one) is
+ * looked at alone, and where the model makes a NaN or an infinity of it,
+ * that replaces the vector's sum (whose special elements count as zeros).
+ * info: the four first steps' (NULL: none wanted). */
+static void four_values(const step_consts *k, const mma_row *row, unsigned lmax, const element *A, const element *B,
+                        const tile_columns *cols, const element c[4], const bool special[4], unsigned i, unsigned j0,
+                        uint32_t acc[4], mma_step_info *info)
+{
+    unsigned K = row->k, N = row->n;
+    element cur[4] = {c[0], c[1], c[2], c[3]};
+    for (unsigned k0 = 0; k0 < K; k0 += lmax) {
+        unsigned l = K - k0 < lmax ? K - k0 : lmax;
+        mma_step_info *inf = k0 ? NULL : info;
+        if (k0)
+            for (unsigned x = 0; x < 4; x++)
+                cur[x] = decode(&k->d_layout, acc[x]);  /* the next chunk's C: this result, in the output format */
+        four_terms t = {cols->a_sig + i * K + k0, cols->a_neg + i * K + k0, cols->a_unit + i * K + k0,
+                        cols->a_exp + i * K + k0, cols->b_sig + k0 * N + j0, cols->b_neg + k0 * N + j0,
+                        cols->b_unit + k0 * N + j0, cols->b_exp + k0 * N + j0, l, N, {0}, {0}, {0}, {0},
+                        k->ez, k->F};
+        for (unsigned x = 0; x < 4; x++) {
+            t.c_sig[x] = cur[x].sig;
+            t.c_neg[x] = -(uint64_t)cur[x].sign;
+            t.c_unit[x] = cur[x].unit;
+            t.c_exp[x] = cur[x].exp;
+        }
+        four_sums s;
+        sum_four(&t, &s);
+        for (unsigned x = 0; x < 4; x++)
+            if (!((special[x] || cur[x].kind != ELEM_FINITE) &&
+                  special_step(k, A + i * K + k0, B + (j0 + x) * K + k0, l, cur[x], &acc[x])))
+                acc[x] = finish(k, s.sum[x], (int)s.grid[x], s.dropped[x], s.biggest[x], inf ? &inf[x] : NULL);
+    }
 }
 
 /* Output element (i, j): chunks of L_max products in k order, each result
@@ -279,21 +431,43 @@ void mma_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verd
     uint32_t classes = 0;
     unsigned wd = mma_words(row->d, M * N), per = mma_per_word(row->d);
     memset(out, 0, wd * 4);
+    bool first_is_inspected = l_inspect == (K < lmax ? K : lmax);
+    tile_columns *cols = NULL, cols_here;
+    if (N % 4 == 0 && first_is_inspected) {
+        cols = &cols_here;
+        to_columns(row, A, B, cols);
+    }
     for (unsigned i = 0; i < M; i++)
-        for (unsigned j = 0; j < N; j++) {
-            element ce = decode(&cl, c[i * N + j]);
-            bool special = row_special[i] || col_special[j];
-            mma_step_info info = {0};
-            bool first_is_inspected = steps_wanted && l_inspect == (K < lmax ? K : lmax);
-            uint32_t acc = element_value(&k, row, lmax, A, B, ce, special, i, j, first_is_inspected ? &info : NULL);
-            if (steps_wanted && !first_is_inspected)
-                step(&k, A + i * K, B + j * K, l_inspect, ce, special || ce.kind != ELEM_FINITE, &info);
-            classes |= mma_step_classes(&info);
-            unsigned idx = i * N + j;
-            if (per == 1)
-                out[idx] = acc;
-            else
-                out[idx / per] |= acc << (16 * (idx % per));
+        for (unsigned j0 = 0; j0 < N; j0 += 4) {
+            unsigned group = N - j0 < 4 ? N - j0 : 4;
+            element ce[4];
+            uint32_t acc[4];
+            mma_step_info info[4] = {0};
+            bool special[4];
+            for (unsigned x = 0; x < group; x++) {
+                ce[x] = decode(&cl, c[i * N + j0 + x]);
+                special[x] = row_special[i] || col_special[j0 + x];
+            }
+            if (cols) {
+                four_values(&k, row, lmax, A, B, cols, ce, special, i, j0, acc, steps_wanted ? info : NULL);
+            } else {
+                for (unsigned x = 0; x < group; x++) {
+                    unsigned j = j0 + x;
+                    bool sp = row_special[i] || col_special[j];
+                    acc[x] = element_value(&k, row, lmax, A, B, ce[x], sp, i, j,
+                                           steps_wanted && first_is_inspected ? &info[x] : NULL);
+                    if (steps_wanted && !first_is_inspected)
+                        step(&k, A + i * K, B + j * K, l_inspect, ce[x], sp || ce[x].kind != ELEM_FINITE, &info[x]);
+                }
+            }
+            for (unsigned x = 0; x < group; x++) {
+                classes |= mma_step_classes(&info[x]);
+                unsigned idx = i * N + j0 + x;
+                if (per == 1)
+                    out[idx] = acc[x];
+                else
+                    out[idx / per] |= acc[x] << (16 * (idx % per));
+            }
         }
     if (!v)
         return;
