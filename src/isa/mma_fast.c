@@ -293,7 +293,7 @@ LANES v4u load_u(const uint64_t *p)
 /* x clamped to [0, 63] (x is far from overflow: exponents of a tile). */
 LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
 
-LANES_ENTRY void sum_four(const four_terms *t, four_sums *out)
+LANES void four_sums_of(const four_terms *t, four_sums *out)
 {
     v4u sig[65], neg[65];
     v4l unit[65];
@@ -328,6 +328,10 @@ LANES_ENTRY void sum_four(const four_terms *t, four_sums *out)
     memcpy(out->biggest, &biggest, sizeof biggest);
     memcpy(out->grid, &grid, sizeof grid);
 }
+
+/* The entry point hands its helper pointers alone (lanes.h: clang's plain
+ * x86-64 clone refuses vectors passed by value). */
+LANES_ENTRY void sum_four(const four_terms *t, four_sums *out) { four_sums_of(t, out); }
 
 /* A tile's A and B as columns of numbers for sum_four: A by rows (a[i*K + q]),
  * B by products (b[q*N + j]). */
