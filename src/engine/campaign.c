@@ -104,6 +104,7 @@ typedef struct {
     _Alignas(64) const eng_options *o;
     slot *sl;
     atomic_uint *next_chunk;  /* shared by the batch's jobs */
+    unsigned chunk;           /* cases a chunk: FILL_CHUNK, fewer for wide tuples (case_weight) */
     const gen_class *classes;
     unsigned n_classes;
     uint64_t audited;
@@ -122,15 +123,22 @@ static char *audit_case(const isa_instance *in, const uint32_t *words, const uin
 }
 
 /* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */
-static bool next_chunk(atomic_uint *counter, unsigned count, unsigned *from, unsigned *to)
+static bool next_chunk(atomic_uint *counter, unsigned count, unsigned chunk, unsigned *from, unsigned *to)
 {
     unsigned k = atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
-    if (k >= (count + FILL_CHUNK - 1) / FILL_CHUNK)
+    if (k >= (count + chunk - 1) / chunk)
         return false;
-    *from = k * FILL_CHUNK;
-    *to = count - *from < FILL_CHUNK ? count : *from + FILL_CHUNK;
+    *from = k * chunk;
+    *to = count - *from < chunk ? count : *from + chunk;
     return true;
 }
+
+/* About how many scalar cases' work one case of op is: a tile of n_in
+ * words, n_in / 8 (a batch holds 8 words a case; a Volta tile's 64 words
+ * weigh 8, an Ampere one's 320 weigh 40).  The split into chunks and
+ * threads goes by work: with a tile batch's 1,024-4,096 cases counted as
+ * cases, one thread made all of a tile campaign's cases. */
+static unsigned case_weight(const isa_op *op) { return op->n_in > 8 ? op->n_in / 8 : 1; }
 
 static void fill_range(fill_job *j, unsigned from, unsigned to)
 {
@@ -162,7 +170,7 @@ static void *fill_chunks(void *arg)
 {
     fill_job *j = arg;
     unsigned from, to;
-    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
+    while (next_chunk(j->next_chunk, j->sl->count, j->chunk, &from, &to))
         fill_range(j, from, to);
     return NULL;
 }
@@ -171,8 +179,8 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
-    unsigned threads = eng_pool_width(s->pool);
-    if (sl->count < 4096 * threads)
+    unsigned threads = eng_pool_width(s->pool), weight = case_weight(op);
+    if ((uint64_t)sl->count * weight < 4096 * threads)
         threads = 1;
     fill_job jobs[ENG_POOL_MAX];
     atomic_uint next_chunk = 0;
@@ -181,6 +189,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         jobs[k].o = o;
         jobs[k].sl = sl;
         jobs[k].next_chunk = &next_chunk;
+        jobs[k].chunk = FILL_CHUNK / weight ? FILL_CHUNK / weight : 1;
         jobs[k].classes = s->classes;
         jobs[k].n_classes = s->n_classes;
     }
@@ -229,7 +238,7 @@ static void *recheck_chunks(void *arg)
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    while (next_chunk(j->next_chunk, j->sl->count, &from, &to))
+    while (next_chunk(j->next_chunk, j->sl->count, FILL_CHUNK, &from, &to))
         for (unsigned i = from; i < to; i++) {
             if (!j->bad[i])
                 continue;
