@@ -62,7 +62,7 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *
 uint32_t mma_classify(const isa_instance *in, const uint32_t *words, const isa_trace *t, uint32_t want);
 
 /* The most elements of one part of a tile (A, B or C). */
-#define MMA_MAX_ELEMENTS 1024
+#define MMA_MAX_ELEMENTS 512
 /* A tile's elements one a word: a[i*K + q], b[j*K + q], c[i*N + j]. */
 void mma_unpack(const isa_instance *in, const uint32_t *words, uint32_t *a, uint32_t *b, uint32_t *c);
 /* The classifier in two parts, shared by the exact path (mma_classify) and

@@ -409,17 +409,33 @@ uint32_t mma_step_classes(const mma_step_info *info)
            (info->truncated ? 1u << GEN_TRUNCATION : 0) | (info->cancel ? 1u << GEN_CANCEL : 0);
 }
 
+/* n elements of type t from their words, as mma_element reads each: the
+ * elements a word holds decided once, not once an element. */
+static void unpack_part(const uint32_t *w, mma_type t, unsigned n, uint32_t *out)
+{
+    switch (mma_per_word(t)) {
+    case 1:
+        memcpy(out, w, n * sizeof *out);
+        break;
+    case 2:
+        for (unsigned q = 0; q < n; q++)
+            out[q] = (w[q / 2] >> (16 * (q % 2))) & 0xffff;
+        break;
+    default:
+        for (unsigned q = 0; q < n; q++)
+            out[q] = (w[q / 4] >> (8 * (q % 4))) & 0xff;
+        break;
+    }
+}
+
 void mma_unpack(const isa_instance *in, const uint32_t *w, uint32_t *a, uint32_t *b, uint32_t *c)
 {
     const mma_row *row = mma_row_of(in->op);
     unsigned na = row->m * row->k, nb = row->k * row->n, nc = row->m * row->n;
     const uint32_t *A = w, *B = w + mma_words(row->ab, na), *C = B + mma_words(row->ab, nb);
-    for (unsigned q = 0; q < na; q++)
-        a[q] = mma_element(A, row->ab, q);
-    for (unsigned q = 0; q < nb; q++)
-        b[q] = mma_element(B, row->ab, q);
-    for (unsigned q = 0; q < nc; q++)
-        c[q] = mma_element(C, row->c, q);
+    unpack_part(A, row->ab, na, a);
+    unpack_part(B, row->ab, nb, b);
+    unpack_part(C, row->c, nc, c);
 }
 
 /* Verified classes of a tile (the exact classifier: each element's first
