@@ -50,6 +50,11 @@ uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, 
 
 /* The e_zero a step with output type d uses (e_zero_key decides which). */
 int mma_e_zero(const isa_instance *in, mma_type d);
+/* The larger of the two e_zero values: a product below it can leave E_max to e_zero (the e-zero class). */
+int mma_e_zero_threshold(const isa_instance *in);
+/* The model's NaN and infinities in output type d. */
+uint32_t mma_canonical_nan(mma_type d);
+uint32_t mma_infinity(mma_type d, bool sign);
 /* Whether output element (i, j) changes when e_zero (whichever the key
  * selects) or F is one lower or one higher: the model's own evidence that a
  * tile reaches the bit e_zero or F decides (the e-zero and truncation

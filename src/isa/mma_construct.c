@@ -297,9 +297,7 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
  * same, but not built again in vain (three more attempts a case). */
 static bool e_zero_in_reach(const isa_instance *in)
 {
-    int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
-                                                                               : in->param[PARAM_E_ZERO_F32];
-    return 2 * mma_format(mma_row_of(in->op)->ab)->emin < threshold;
+    return 2 * mma_format(mma_row_of(in->op)->ab)->emin < mma_e_zero_threshold(in);
 }
 
 bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
@@ -370,8 +368,7 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
     const mma_row *row = mma_row_of(in->op);
     uint32_t m = 1u << GEN_RANDOM;
     unsigned K = row->k, N = row->n;
-    int threshold = in->param[PARAM_E_ZERO_F16] > in->param[PARAM_E_ZERO_F32] ? in->param[PARAM_E_ZERO_F16]
-                                                                               : in->param[PARAM_E_ZERO_F32];
+    int threshold = mma_e_zero_threshold(in);
     ab_fmt f = ab_fmt_of(row->ab);
     uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu;
     bit_view va[MMA_MAX_ELEMENTS], vb[MMA_MAX_ELEMENTS];

@@ -38,9 +38,9 @@ static element decode(mma_type t, uint32_t bits)
     return e;
 }
 
-static uint32_t canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
+uint32_t mma_canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
 
-static uint32_t infinity(mma_type d, bool sign)
+uint32_t mma_infinity(mma_type d, bool sign)
 {
     return d == MMA_F16 ? (sign ? 0xfc00u : 0x7c00u) : (sign ? 0xff800000u : 0x7f800000u);
 }
@@ -58,15 +58,21 @@ static uint32_t round_out(const isa_instance *in, bool sign, uint64_t mag, int u
         /* truncated to e8m13's 14-bit significand, then encoded as f32 */
         fp_round(&fp_e8m13, v, FP_RTZ, &info);
         if (info.overflow)
-            return infinity(MMA_F32, sign);
+            return mma_infinity(MMA_F32, sign);
         fp_value t = fp_decode(&fp_e8m13, fp_round(&fp_e8m13, v, FP_RTZ, NULL));
         return (uint32_t)fp_round(&fp_f32, t, FP_RTZ, NULL);
     }
     default: {
         uint32_t r = (uint32_t)fp_round(&fp_f32, v, FP_RTZ, &info);
-        return info.overflow ? infinity(MMA_F32, sign) : r;  /* RZ, yet 2^128 and above is infinity */
+        return info.overflow ? mma_infinity(MMA_F32, sign) : r;  /* RZ, yet 2^128 and above is infinity */
     }
     }
+}
+
+int mma_e_zero_threshold(const isa_instance *in)
+{
+    int f16 = in->param[PARAM_E_ZERO_F16], f32 = in->param[PARAM_E_ZERO_F32];
+    return f16 > f32 ? f16 : f32;
 }
 
 int mma_e_zero(const isa_instance *in, mma_type d)
@@ -107,9 +113,9 @@ uint32_t mma_tfdpa_info(const isa_instance *in, mma_type ab, const uint32_t *a, 
     exps[n] = cv.zero ? ez : cv.exp;
     terms[n++] = cv;
     if (nan || (pos_inf && neg_inf))
-        return canonical_nan(d_type);
+        return mma_canonical_nan(d_type);
     if (pos_inf || neg_inf)
-        return infinity(d_type, neg_inf);
+        return mma_infinity(d_type, neg_inf);
     int e_max = exps[0];
     for (unsigned i = 1; i < n; i++)
         if (exps[i] > e_max)

@@ -144,9 +144,8 @@ static uint32_t round_out(int rho, bool sign, uint64_t mag, int grid)
 }
 
 /* mma_tfdpa_info's step info where the sum rounds to f16 to nearest. */
-static void tie_info(bool sign, uint64_t mag, int grid, mma_step_info *info)
+static void tie_info(uint64_t mag, int grid, mma_step_info *info)
 {
-    (void)sign;
     cut c = cut_to(mag, grid, 11, -14);
     if (c.beyond || c.shift == 0 || c.rem == 0)
         return;  /* below half a unit, or exact */
@@ -155,13 +154,6 @@ static void tie_info(bool sign, uint64_t mag, int grid, mma_step_info *info)
         uint64_t dist = c.rem > c.half ? c.rem - c.half : c.half - c.rem;
         info->near_tie = dist <= c.half >> 6;
     }
-}
-
-static uint32_t canonical_nan(mma_type d) { return d == MMA_F16 ? 0x7fffu : 0x7fffffffu; }
-
-static uint32_t infinity(mma_type d, bool sign)
-{
-    return d == MMA_F16 ? (sign ? 0xfc00u : 0x7c00u) : (sign ? 0xff800000u : 0x7f800000u);
 }
 
 /* The tile's constants for its steps. */
@@ -183,7 +175,7 @@ static uint32_t finish(const step_consts *k, uint64_t sum, int grid, uint64_t dr
         info->truncated = dropped != 0;
         info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
         if (mag && k->rho == RHO_RNE_FP16)
-            tie_info(negative, mag, grid, info);
+            tie_info(mag, grid, info);
     }
     return round_out(k->rho, negative, mag, grid);
 }
@@ -203,60 +195,21 @@ static bool special_step(const step_consts *k, const element *a, const element *
             *(x.sign != y.sign ? &neg_inf : &pos_inf) = true;
     }
     if (nan || (pos_inf && neg_inf))
-        *result = canonical_nan(k->d);
+        *result = mma_canonical_nan(k->d);
     else if (pos_inf || neg_inf)
-        *result = infinity(k->d, neg_inf);
+        *result = mma_infinity(k->d, neg_inf);
     else
         return false;
     return true;
 }
 
-/* One T-FDPA step: l products of a[q] and b[q], plus c; `special` when an
- * operand may be an infinity or a NaN.  Branch-free over the terms: which
- * way a term shifts, and whether it is zero, are data. */
-static uint32_t step(const step_consts *k, const element *a, const element *b, unsigned l, element c, bool special,
-                     mma_step_info *info)
-{
-    uint32_t result;
-    if (special && special_step(k, a, b, l, c, &result))
-        return result;
-    uint64_t sig[65];
-    int unit[65];
-    uint64_t neg[65];  /* all ones where the term is negative */
-    int e_max = c.sig ? c.exp : k->ez;
-    for (unsigned q = 0; q < l; q++) {
-        uint64_t p = (uint64_t)a[q].sig * b[q].sig;
-        int e = p ? a[q].exp + b[q].exp : k->ez;
-        e_max = e > e_max ? e : e_max;
-        sig[q] = p;
-        unit[q] = a[q].unit + b[q].unit;
-        neg[q] = -(uint64_t)(a[q].sign ^ b[q].sign);
-    }
-    sig[l] = c.sig;
-    unit[l] = c.unit;
-    neg[l] = -(uint64_t)c.sign;
-    int grid = e_max - k->F;
-    uint64_t sum = 0, biggest = 0, dropped = 0;
-    for (unsigned q = 0; q <= l; q++) {
-        /* A nonzero term is below 2^(F + 2) grid units (the top of the
-         * file): its left shift is at most F + 2 (a zero term's may be any,
-         * clamped to keep the shift defined); a right shift past 63 leaves
-         * nothing. */
-        int shift = unit[q] - grid;
-        int left = shift > 0 ? (shift < 63 ? shift : 63) : 0, right = shift < 0 ? (-shift < 63 ? -shift : 63) : 0;
-        uint64_t m = (sig[q] << left) >> right;
-        dropped |= sig[q] & ((1ull << right) - 1);  /* bits below the grid (a zero term has none) */
-        biggest = m > biggest ? m : biggest;
-        sum += (m ^ neg[q]) - neg[q];
-    }
-    return finish(k, sum, grid, dropped, biggest, info);
-}
-
 /* Four steps side by side: the same row of A against four columns of B
  * (the tile's columns are independent), the products and the sum of the
- * truncated terms in vectors, lane by lane as step() makes them (its
- * comments say why each operation is exact); the rounding stays scalar
- * (finish).  The operands as columns of numbers: A's row from the step's
+ * truncated terms in vectors, the rounding lane by lane (finish).  Why it
+ * is exact: a nonzero term is below 2^(F + 2) grid units (the top of the
+ * file), so its left shift is at most F + 2 (a zero term's may be any,
+ * clamped to keep the shift defined); a right shift past 63 leaves nothing,
+ * and the bits it drops mark the step truncated.  The operands as columns of numbers: A's row from the step's
  * first product; B's from its first product and first column, stride
  * words apart from one product to the next; C's four lanes.  No lane may
  * hold an infinity or a NaN. */
@@ -361,8 +314,8 @@ static void to_columns(const mma_row *row, const element *A, const element *B, t
         }
 }
 
-/* Output elements (i, j0..j0+3), as element_value makes each, the steps
- * four at a time.  special[x]: whether lane x's row of A or column of B
+/* Output elements (i, j0..j0+3): chunks of L_max products in k order,
+ * each result the next chunk's C, the steps four at a time.  special[x]: whether lane x's row of A or column of B
  * holds an infinity or a NaN; such a lane's step (or one whose C is one) is
  * looked at alone, and where the model makes a NaN or an infinity of it,
  * that replaces the vector's sum (whose special elements count as zeros).
@@ -398,26 +351,27 @@ static void four_values(const step_consts *k, const mma_row *row, unsigned lmax,
     }
 }
 
-/* Output element (i, j): chunks of L_max products in k order, each result
- * the next chunk's C; info: the first chunk's (with mma_inspect's l). */
-static uint32_t element_value(const step_consts *k, const mma_row *row, unsigned lmax, const element *A,
-                              const element *B, element c, bool special, unsigned i, unsigned j, mma_step_info *info)
+/* What the fast path assumes of the parameters (the registry's ranges,
+ * which isa_instance_check holds every instance to): F <= 40 keeps a
+ * step's sum in 64 bits, and L_max in 1..64 makes mma_inspect's first step
+ * the first chunk.  Anything else goes to the exact model. */
+static bool params_in_reach(const isa_instance *in)
 {
-    unsigned K = row->k;
-    unsigned l = K < lmax ? K : lmax;
-    uint32_t acc = step(k, A + i * K, B + j * K, l, c, special || c.kind != ELEM_FINITE, info);
-    for (unsigned k0 = l; k0 < K; k0 += lmax) {
-        c = decode(&k->d_layout, acc);  /* the next chunk's C: this result, in the output format */
-        l = K - k0 < lmax ? K - k0 : lmax;
-        acc = step(k, A + i * K + k0, B + j * K + k0, l, c, special || c.kind != ELEM_FINITE, NULL);
-    }
-    return acc;
+    return in->param[PARAM_F] >= 0 && in->param[PARAM_F] <= 40 && in->param[PARAM_L_MAX] >= 1 &&
+           in->param[PARAM_L_MAX] <= 64;
 }
 
 void mma_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
 {
+    if (!params_in_reach(in)) {
+        isa_trace t;
+        mma_eval(in, w, out, &t);
+        if (v)
+            isa_verdict_of_trace(in, w, &t, want, v);
+        return;
+    }
     const mma_row *row = mma_row_of(in->op);
-    unsigned M = row->m, N = row->n, K = row->k;
+    unsigned M = row->m, N = row->n, K = row->k, lmax = (unsigned)in->param[PARAM_L_MAX];
     uint32_t a[MMA_MAX_ELEMENTS], b[MMA_MAX_ELEMENTS], c[MMA_MAX_ELEMENTS];
     element A[MMA_MAX_ELEMENTS], B[MMA_MAX_ELEMENTS];
     mma_unpack(in, w, a, b, c);
@@ -425,46 +379,25 @@ void mma_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verd
     bool row_special[MMA_MAX_ELEMENTS], col_special[MMA_MAX_ELEMENTS];
     decode_lines(&ab, a, M, K, A, row_special);
     decode_lines(&ab, b, N, K, B, col_special);
+    tile_columns cols;
+    to_columns(row, A, B, &cols);
     step_consts k = {row->d, layout_of(row->d), mma_e_zero(in, row->d), in->param[PARAM_F], in->param[PARAM_RHO]};
-    unsigned lmax = (unsigned)in->param[PARAM_L_MAX];
-    if (!lmax || lmax > 64)
-        lmax = 64;
-    /* mma_inspect's first step: min(K, L_max) products, whatever element_value's chunks are. */
-    unsigned l_inspect = K < (unsigned)in->param[PARAM_L_MAX] ? K : (unsigned)in->param[PARAM_L_MAX];
     bool steps_wanted = v && (want & MMA_STEP_CLASSES);
     uint32_t classes = 0;
-    unsigned wd = mma_words(row->d, M * N), per = mma_per_word(row->d);
-    memset(out, 0, wd * 4);
-    bool first_is_inspected = l_inspect == (K < lmax ? K : lmax);
-    tile_columns *cols = NULL, cols_here;
-    if (N % 4 == 0 && first_is_inspected) {
-        cols = &cols_here;
-        to_columns(row, A, B, cols);
-    }
+    unsigned per = mma_per_word(row->d);
+    memset(out, 0, mma_words(row->d, M * N) * 4);
     for (unsigned i = 0; i < M; i++)
-        for (unsigned j0 = 0; j0 < N; j0 += 4) {
-            unsigned group = N - j0 < 4 ? N - j0 : 4;
+        for (unsigned j0 = 0; j0 < N; j0 += 4) {  /* N is a multiple of 4 (mma_table.c) */
             element ce[4];
-            uint32_t acc[4];
-            mma_step_info info[4] = {0};
             bool special[4];
-            for (unsigned x = 0; x < group; x++) {
+            for (unsigned x = 0; x < 4; x++) {
                 ce[x] = decode(&cl, c[i * N + j0 + x]);
                 special[x] = row_special[i] || col_special[j0 + x];
             }
-            if (cols) {
-                four_values(&k, row, lmax, A, B, cols, ce, special, i, j0, acc, steps_wanted ? info : NULL);
-            } else {
-                for (unsigned x = 0; x < group; x++) {
-                    unsigned j = j0 + x;
-                    bool sp = row_special[i] || col_special[j];
-                    acc[x] = element_value(&k, row, lmax, A, B, ce[x], sp, i, j,
-                                           steps_wanted && first_is_inspected ? &info[x] : NULL);
-                    if (steps_wanted && !first_is_inspected)
-                        step(&k, A + i * K, B + j * K, l_inspect, ce[x], sp || ce[x].kind != ELEM_FINITE, &info[x]);
-                }
-            }
-            for (unsigned x = 0; x < group; x++) {
+            uint32_t acc[4];
+            mma_step_info info[4] = {0};
+            four_values(&k, row, lmax, A, B, &cols, ce, special, i, j0, acc, steps_wanted ? info : NULL);
+            for (unsigned x = 0; x < 4; x++) {
                 classes |= mma_step_classes(&info[x]);
                 unsigned idx = i * N + j0 + x;
                 if (per == 1)
