@@ -391,8 +391,7 @@ int main(int argc, char **argv)
         if (count > batch_size)
             count = batch_size;
         if (by_class) {
-            if (strcmp(kind, "tile"))
-                per_class(op, mine, n_mine, words, out, count, seconds);
+            per_class(op, mine, n_mine, words, out, count, seconds);
             continue;
         }
         for (unsigned i = 0; i < count; i++)

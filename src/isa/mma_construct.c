@@ -280,7 +280,10 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
         } else if (c == GEN_CANCEL) {
             a[n] = x, b[n++] = one;
             a[n] = x ^ (1u << (f.eb + f.fb)), b[n++] = one;
-            int below = gen_range(r, 4, 12);  /* before the sign */
+            /* The class counts a sum more than 8 bits below its largest term
+             * (mma_step_classes): 2^(e - 8) only when x is not a power of two, and
+             * from 2^(e - 9) down always (4..7 never did, and were built again). */
+            int below = gen_range(r, 8, 12);  /* before the sign */
             a[n] = encode(row->ab, gen_coin(r), e - below, 0), b[n++] = one;
         } else {
             return false;
@@ -320,8 +323,13 @@ bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
     case GEN_SUBNORMAL:
         fill_part(A, row->ab, na, r, bottom_element);
         fill_part(B, row->ab, nb, r, bottom_element);
+        /* The class needs a zero C beside a subnormal product (mma_bit_classes):
+         * C all zero, or C's elements small too, a third of them zero.  A random
+         * C (the other half, before) never had one, and was built again. */
         if (gen_coin(r))
             memset(C, 0, mma_words(row->c, nc) * 4);
+        else
+            fill_part(C, row->c, nc, r, zero_or_bottom);
         return true;
     case GEN_SPECIAL:
         fill_part(A, row->ab, na, r, special_element);

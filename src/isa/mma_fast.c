@@ -402,8 +402,8 @@ void mma_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verd
                 unsigned idx = i * N + j0 + x;
                 if (per == 1)
                     out[idx] = acc[x];
-                else
-                    out[idx / per] |= acc[x] << (16 * (idx % per));
+                else  /* two f16 a word: shifts, not a division by a per known only at run time */
+                    out[idx >> 1] |= acc[x] << (16 * (idx & 1));
             }
         }
     if (!v)
