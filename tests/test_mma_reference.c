@@ -8,6 +8,7 @@
 #include <string.h>
 #include "check.h"
 #include "gen/gen.h"
+#include "isa/classify.h"
 #include "isa/mma.h"
 
 typedef struct { int exp_bits, frac_bits, bias; bool e4m3; } fmt;
@@ -168,6 +169,61 @@ static uint32_t scaled_element(mma_type t, gen_rng *r)
     return t == MMA_TF32 ? v << 0 : v;
 }
 
+/* The classes a tile reaches by its bits (mma_bit_classes), from their
+ * definitions: special, an A element whose exponent field is all ones;
+ * for an output element whose C is zero (either sign), e-zero when it has
+ * a product of two nonzero elements, no element with an all-ones exponent
+ * field among its products, and every such product's exponents (a
+ * subnormal's counted as the smallest normal's) summing below the e_zero
+ * threshold; subnormal when one of its products of two nonzero elements
+ * has a subnormal factor.  "Nonzero" by the element's bits below the sign
+ * (tf32: its word's, the 13 bits the arithmetic ignores included). */
+static uint32_t reference_bit_classes(const isa_instance *in, const mma_row *row, const uint32_t *A, const uint32_t *B,
+                                      const uint32_t *C)
+{
+    fmt f = fmt_of(row->ab);
+    uint32_t top = (1u << f.exp_bits) - 1, mag = (1u << (f.exp_bits + f.frac_bits)) - 1;
+    uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu;
+    int threshold = mma_e_zero_threshold(in);
+    uint32_t m = 1u << GEN_RANDOM;
+    for (unsigned q = 0; q < row->m * row->k; q++)
+        if (((mma_element(A, row->ab, q) >> f.frac_bits) & top) == top)
+            m |= 1u << GEN_SPECIAL;
+    for (unsigned i = 0; i < row->m; i++)
+        for (unsigned j = 0; j < row->n; j++) {
+            if (mma_element(C, row->c, i * row->n + j) & c_mag)
+                continue;
+            bool any = false, all_below = true, special = false;
+            for (unsigned q = 0; q < row->k; q++) {
+                uint32_t x = mma_element(A, row->ab, i * row->k + q), y = mma_element(B, row->ab, j * row->k + q);
+                uint32_t ex = (x >> f.frac_bits) & top, ey = (y >> f.frac_bits) & top;
+                special |= ex == top || ey == top;
+                if (!(x & mag) || !(y & mag))
+                    continue;
+                any = true;
+                int e = (ex ? (int)ex : 1) + (ey ? (int)ey : 1) - 2 * f.bias;
+                all_below &= e < threshold;
+                if (!ex || !ey)
+                    m |= 1u << GEN_SUBNORMAL;
+            }
+            if (any && all_below && !special)
+                m |= 1u << GEN_E_ZERO;
+        }
+    return m;
+}
+
+/* mma_bit_classes against the reference on tile w; false (and a line) when they differ. */
+static bool same_bit_classes(const isa_instance *in, const mma_row *row, const uint32_t *w, unsigned tile)
+{
+    uint32_t a[MMA_MAX_ELEMENTS], b[MMA_MAX_ELEMENTS], c[MMA_MAX_ELEMENTS];
+    mma_unpack(in, w, a, b, c);
+    const uint32_t *A = w, *B = w + mma_words(row->ab, row->m * row->k), *C = B + mma_words(row->ab, row->k * row->n);
+    uint32_t got = mma_bit_classes(in, a, b, c), want = reference_bit_classes(in, row, A, B, C);
+    if (got != want)
+        fprintf(stderr, "%s tile %u: bit classes %#x, reference %#x\n", in->op->name, tile, got, want);
+    return got == want;
+}
+
 int main(void)
 {
     unsigned total = 0;
@@ -176,7 +232,7 @@ int main(void)
         if (strcmp(op->family, "mma"))
             continue;
         const mma_row *row = mma_row_of(op);
-        unsigned bad = 0, bad_fast = 0, outputs = 0;
+        unsigned bad = 0, bad_fast = 0, outputs = 0, bad_classes = 0;
         for (unsigned tile = 0; tile < 300; tile++) {
             isa_instance in;
             isa_instance_default(&in, op);
@@ -203,6 +259,7 @@ int main(void)
             op->impl->fast(&in, w, fast_out, NULL, 0);  /* the fast path, held to the same reference */
             unsigned m = row->m, n = row->n, k = row->k;
             const uint32_t *A = w, *B = w + mma_words(row->ab, m * k), *C = B + mma_words(row->ab, k * n);
+            bad_classes += !same_bit_classes(&in, row, w, tile);
             unsigned lmax = (unsigned)in.param[PARAM_L_MAX];
             for (unsigned i = 0; i < m; i++)
                 for (unsigned j = 0; j < n; j++) {
@@ -231,8 +288,22 @@ int main(void)
                     }
                 }
         }
-        printf("%-40s %6u outputs vs the MPFR reference: %u mismatches (fast path: %u)\n", op->name, outputs, bad,
-               bad_fast);
+        /* The generator's own tiles too: every class, each aimed at what the bit classes test. */
+        gen_class mine[GEN_CLASS_COUNT], all[GEN_CLASS_COUNT];
+        for (int c = 0; c < GEN_CLASS_COUNT; c++)
+            all[c] = (gen_class)c;
+        unsigned nm = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        for (unsigned tile = 0; tile < 40 * nm; tile++) {
+            isa_instance in;
+            isa_instance_default(&in, op);
+            gen_rng r = gen_rng_for(78, o, tile);
+            uint32_t w[ISA_MAX_IN];
+            op->impl->construct(&in, mine[tile % nm], &r, w);
+            bad_classes += !same_bit_classes(&in, row, w, tile);
+        }
+        printf("%-40s %6u outputs vs the MPFR reference: %u mismatches (fast path: %u); bit classes: %u differ\n",
+               op->name, outputs, bad, bad_fast, bad_classes);
+        CHECK(bad_classes == 0, "%s: %u tiles' bit classes differ from the reference", op->name, bad_classes);
         CHECK(bad == 0, "%s: %u mismatches", op->name, bad);
         CHECK(bad_fast == 0, "%s: fast path: %u mismatches", op->name, bad_fast);
         total += outputs;

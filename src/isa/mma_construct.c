@@ -379,31 +379,42 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
     int threshold = mma_e_zero_threshold(in);
     ab_fmt f = ab_fmt_of(row->ab);
     uint32_t c_mag = row->c == MMA_F16 ? 0x7fffu : 0x7fffffffu;
+    /* A line's views are read only where a C element is zero, so they are
+     * made when first needed: most tiles of most classes have one zero C or
+     * none (all of them: a seventh of a Volta tile's generation). */
     bit_view va[MMA_MAX_ELEMENTS], vb[MMA_MAX_ELEMENTS];
-    bit_views(f, a, row->m * K, va);
-    bit_views(f, b, K * N, vb);
-    for (unsigned i = 0; i < row->m; i++)
-        for (unsigned j = 0; j < N; j++) {
+    uint64_t a_seen = 0, b_seen = 0;  /* a bit a line (m, n <= 64: mma_table.c) */
+    const uint32_t by_c = 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL;  /* what the loop finds: it stops with both */
+    for (unsigned i = 0; i < row->m && (m & by_c) != by_c; i++)
+        for (unsigned j = 0; j < N && (m & by_c) != by_c; j++) {
             if (c[i * N + j] & c_mag)
                 continue;
-            /* C is zero: e_zero decides E_max when every nonzero product sits below it. */
-            bool any = false, below = true, special = false, subnormal = false;
-            for (unsigned q = 0; q < K && below; q++) {
+            if (!(a_seen >> i & 1))
+                bit_views(f, a + i * K, K, va + i * K), a_seen |= 1ull << i;
+            if (!(b_seen >> j & 1))
+                bit_views(f, b + j * K, K, vb + j * K), b_seen |= 1ull << j;
+            /* C is zero: e_zero decides E_max when every nonzero product sits below it;
+             * subnormal when a nonzero product has a subnormal factor, wherever it
+             * lies (the scan once stopped at the first product at or above the
+             * threshold, and missed the subnormal ones after it: test mma-reference). */
+            bool any = false, below = true, special = false, subnormal = (m >> GEN_SUBNORMAL) & 1;
+            for (unsigned q = 0; q < K && (below || !subnormal); q++) {
                 bit_view x = va[i * K + q], y = vb[j * K + q];
                 special |= ((x.flags | y.flags) & BIT_TOP) != 0;
                 if ((x.flags | y.flags) & BIT_ZERO)
                     continue;
                 subnormal |= ((x.flags | y.flags) & BIT_SUB) != 0;
                 any = true;
-                below = x.e + y.e < threshold;
+                below &= x.e + y.e < threshold;
             }
             if (any && below && !special)
                 m |= 1u << GEN_E_ZERO;
             if (subnormal)
                 m |= 1u << GEN_SUBNORMAL;
         }
+    uint32_t top = (1u << f.eb) - 1;
     for (unsigned q = 0; q < row->m * K; q++)  /* an infinity or NaN in A */
-        if (va[q].flags & BIT_TOP)
+        if (((a[q] >> f.fb) & top) == top)
             m |= 1u << GEN_SPECIAL;
     return m;
 }

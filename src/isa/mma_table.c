@@ -110,8 +110,9 @@ static void build(void)
         op->impl = &mma_impl;
         op->form = (int)r;
         if (row->m * row->k > MMA_MAX_ELEMENTS || row->k * row->n > MMA_MAX_ELEMENTS ||
-            row->m * row->n > MMA_MAX_ELEMENTS || row->n % 4)
-            abort();  /* past mma_fast's arrays (raise MMA_MAX_ELEMENTS), or not four columns at a time */
+            row->m * row->n > MMA_MAX_ELEMENTS || row->n % 4 || row->m > 64 || row->n > 64)
+            abort();  /* past mma_fast's arrays (raise MMA_MAX_ELEMENTS), not four columns at a time, or
+                       * more lines than mma_bit_classes' masks hold */
         op->classes = 1u << GEN_RANDOM | 1u << GEN_E_ZERO | 1u << GEN_SUBNORMAL | 1u << GEN_SPECIAL |
                       1u << GEN_TRUNCATION | 1u << GEN_CANCEL;
         if (row->rho == RHO_RNE_FP16)  /* ties exist where the output rounds to nearest */
