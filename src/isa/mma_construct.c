@@ -12,14 +12,19 @@ static ab_fmt ab_fmt_of(mma_type t)
     return (ab_fmt){f->exp_bits, f->precision - 1 + mma_ignored_bits(t), f->bias};
 }
 
-static uint32_t bottom_element(mma_type t, gen_rng *r)
+/* The element pickers take one draw an element, its fields from separate
+ * bits of it (fraction from bit 0, exponent field from bit 32, the zero
+ * choice from bit 40, sign from bit 63): three or four draws an element
+ * were a sixth of a subnormal or e-zero tile's generation. */
+static uint32_t bottom_bits(mma_type t, uint64_t z)
 {
     /* An exponent field of 0..3: subnormals and the smallest normals. */
     unsigned fb = ab_fmt_of(t).fb, width = mma_format(t)->bits + mma_ignored_bits(t);
-    uint32_t frac = (uint32_t)gen_next(r) & ((1u << fb) - 1);  /* draws as statements (gen_near_subnormal) */
-    uint32_t v = frac | gen_below(r, 4) << fb;
-    return gen_coin(r) ? v | 1u << (width - 1) : v;
+    uint32_t v = ((uint32_t)z & ((1u << fb) - 1)) | (uint32_t)(z >> 32 & 3) << fb;
+    return z >> 63 ? v | 1u << (width - 1) : v;
 }
+
+static uint32_t bottom_element(mma_type t, gen_rng *r) { return bottom_bits(t, gen_next(r)); }
 
 static void fill_part(uint32_t *w, mma_type t, unsigned count, gen_rng *r, uint32_t (*pick)(mma_type, gen_rng *))
 {
@@ -33,7 +38,12 @@ static void fill_part(uint32_t *w, mma_type t, unsigned count, gen_rng *r, uint3
     }
 }
 
-static uint32_t zero_or_bottom(mma_type t, gen_rng *r) { return gen_below(r, 3) ? bottom_element(t, r) : 0; }
+/* Zero a third of the time, else a bottom element. */
+static uint32_t zero_or_bottom(mma_type t, gen_rng *r)
+{
+    uint64_t z = gen_next(r);
+    return (z >> 40 & 0xfffff) % 3 ? bottom_bits(t, z) : 0;
+}
 
 static uint32_t special_element(mma_type t, gen_rng *r)
 {
@@ -42,9 +52,10 @@ static uint32_t special_element(mma_type t, gen_rng *r)
     static const uint32_t f32[] = {0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0, 0x80000000, 0x3f800000, 0x7f7fffff};
     static const uint32_t e4m3[] = {0x7f, 0xff, 0x7e, 0x00, 0x80, 0x38, 0x01, 0x77};
     static const uint32_t e5m2[] = {0x7c, 0xfc, 0x7e, 0x7d, 0x00, 0x80, 0x3c, 0x7b};
-    unsigned k = gen_below(r, 8);
-    if (gen_below(r, 4))
-        return (uint32_t)gen_next(r);
+    uint64_t z = gen_next(r);
+    unsigned k = z & 7;
+    if (z >> 3 & 3)  /* three times in four, random bits (the draw's top half) */
+        return (uint32_t)(z >> 32);
     switch (t) {
     case MMA_F16: return f16[k];
     case MMA_BF16: return bf16[k];
@@ -306,8 +317,13 @@ static bool e_zero_in_reach(const isa_instance *in)
 bool mma_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
     const mma_row *row = mma_row_of(in->op);
-    for (unsigned i = 0; i < in->op->n_in; i++)
-        w[i] = (uint32_t)gen_next(r);
+    /* Random words under the designs that place a few elements; the classes
+     * that draw every element start from zeros (the draws were wasted). */
+    if (c == GEN_E_ZERO || c == GEN_SUBNORMAL || c == GEN_SPECIAL)
+        memset(w, 0, in->op->n_in * sizeof *w);
+    else
+        for (unsigned i = 0; i < in->op->n_in; i++)
+            w[i] = (uint32_t)gen_next(r);
     unsigned na = row->m * row->k, nb = row->k * row->n, nc = row->m * row->n;
     uint32_t *A = w, *B = w + mma_words(row->ab, na), *C = B + mma_words(row->ab, nb);
     switch (c) {
