@@ -91,43 +91,6 @@ static cut cut_to(uint64_t mag, int grid, int p, int emin)
     return c;
 }
 
-static uint32_t round_f16(bool sign, uint64_t mag, int grid)
-{
-    cut c = cut_to(mag, grid, 11, -14);
-    bool up = !c.beyond && (c.rem > c.half || (c.rem == c.half && c.half && (c.kept & 1)));
-    uint64_t k = c.kept + up;
-    /* A normal's exponent field below the hidden bit: a carry out of the
-     * significand moves it up by one, and a subnormal has none. */
-    uint64_t bits = k < 1024 ? k : ((uint64_t)(c.e + 14) << 10) + k;
-    if (bits >= 0x7c00)
-        bits = 0x7c00;  /* past the largest finite: infinity */
-    return (uint32_t)bits | (uint32_t)sign << 15;
-}
-
-/* Toward zero to a format of f32's exponents and precision p (24, or e8m13's
- * 14), encoded as f32; 2^128 and above is infinity. */
-static uint32_t round_rz(bool sign, uint64_t mag, int grid, int p)
-{
-    cut c = cut_to(mag, grid, p, -126);
-    uint32_t s = (uint32_t)sign << 31;
-    if (c.e > 127)
-        return s | 0x7f800000u;
-    uint64_t k = c.kept << (24 - p);
-    uint64_t bits = k < (1u << 23) ? k : ((uint64_t)(c.e + 126) << 23) + k;
-    return s | (uint32_t)bits;
-}
-
-static uint32_t round_out(int rho, bool sign, uint64_t mag, int grid)
-{
-    if (mag == 0)
-        return 0;  /* an exactly zero sum is +0 */
-    switch (rho) {
-    case RHO_RNE_FP16: return round_f16(sign, mag, grid);
-    case RHO_RZ_E8M13: return round_rz(sign, mag, grid, 14);
-    default: return round_rz(sign, mag, grid, 24);
-    }
-}
-
 /* mma_tfdpa_info's step info where the sum rounds to f16 to nearest. */
 static void tie_info(uint64_t mag, int grid, mma_step_info *info)
 {
@@ -148,21 +111,17 @@ typedef struct {
     int ez, F, rho;
 } step_consts;
 
-/* A step's end: its sum (two's complement) of the terms on the grid
- * 2^grid rounded to the output, and its info (dropped: the bits the
- * terms lost below the grid; biggest: the largest term). */
-static uint32_t finish(const step_consts *k, uint64_t sum, int grid, uint64_t dropped, uint64_t biggest,
-                       mma_step_info *info)
+/* A step's info from its sum (two's complement) of the terms on the grid
+ * 2^grid (dropped: the bits the terms lost below the grid; biggest: the
+ * largest term); the rounding itself is four_sums_of's. */
+static void step_info(const step_consts *k, uint64_t sum, int grid, uint64_t dropped, uint64_t biggest,
+                      mma_step_info *info)
 {
-    bool negative = (int64_t)sum < 0;
-    uint64_t mag = negative ? -sum : sum;
-    if (info) {
-        info->truncated = dropped != 0;
-        info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
-        if (mag && k->rho == RHO_RNE_FP16)
-            tie_info(mag, grid, info);
-    }
-    return round_out(k->rho, negative, mag, grid);
+    uint64_t mag = (int64_t)sum < 0 ? -sum : sum;
+    info->truncated = dropped != 0;
+    info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
+    if (mag && k->rho == RHO_RNE_FP16)
+        tie_info(mag, grid, info);
 }
 
 /* A step with an infinity or a NaN among its operands: NaN where the
@@ -190,7 +149,7 @@ static bool special_step(const step_consts *k, const element *a, const element *
 
 /* Four steps side by side: the same row of A against four columns of B
  * (the tile's columns are independent), the products and the sum of the
- * truncated terms in vectors, the rounding lane by lane (finish).  Why it
+ * truncated terms in vectors, and the sums rounded to the output (round_four).  Why it
  * is exact: a nonzero term is below 2^(F + 2) grid units (the top of the
  * file), so its left shift is at most F + 2 (a zero term's may be any,
  * clamped to keep the shift defined); a right shift past 63 leaves nothing,
@@ -207,11 +166,13 @@ typedef struct {
     uint64_t c_sig[4], c_neg[4];
     int64_t c_unit[4], c_exp[4];
     int64_t ez, F;
+    int rho;  /* the output's rounding (RHO_*) */
 } four_terms;
 
 typedef struct {
     uint64_t sum[4], dropped[4], biggest[4];
     int64_t grid[4];
+    uint64_t bits[4];  /* the sums rounded and encoded in the output format */
 } four_sums;
 
 LANES v4l load_l(const int64_t *p)
@@ -230,6 +191,47 @@ LANES v4u load_u(const uint64_t *p)
 
 /* x clamped to [0, 63] (x is far from overflow: exponents of a tile). */
 LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
+
+/* floor(log2(x)) of lanes 1 <= x < 2^52: the exponent of x as a double,
+ * made by bits (the 2^52 trick; AVX2 has no 64-bit integer conversion). */
+LANES v4l log2_floor(v4l x) { return dexp((v4d)(x | 0x4330000000000000LL) - TWO52); }
+
+/* Four sums (two's complement, magnitudes below 2^49: the top of the file)
+ * of terms on the grid 2^grid, rounded to a binary format of precision p
+ * and minimum exponent emin: the kept significand, the exponent e of its
+ * leading bit (emin for a subnormal), the dropped bits rem and half a unit
+ * (a shift past 63 is taken as 63: with the magnitude below 2^49 every bit
+ * is dropped and rem < half either way), then encoded: to f16 to nearest
+ * even (a carry out of the significand moves the exponent field up by
+ * itself; 0x7c00 and above is infinity), or toward zero with f32's
+ * exponents and p bits kept (e8m13: p = 14), 2^128 and above infinity.  An
+ * exactly zero sum is +0. */
+LANES v4u round_four(v4u sum, v4l grid, int rho)
+{
+    v4l negative = (v4l)sum < 0;
+    v4l mag = pick(negative, -(v4l)sum, (v4l)sum);
+    bool rne = rho == RHO_RNE_FP16;
+    int p = rne ? 11 : rho == RHO_RZ_E8M13 ? 14 : 24, emin = rne ? -14 : -126;
+    v4l top = grid + log2_floor(pick(mag == 0, ALL(1), mag));
+    v4l e = pick(top < emin, ALL(emin), top);
+    v4l shift = e - (p - 1) - grid;
+    v4u right = (v4u)clamp_shift(shift), left = (v4u)clamp_shift(-shift);
+    v4l kept = (v4l)(((v4u)mag << left) >> right);
+    v4u unit = (v4u){1, 1, 1, 1} << right;  /* up to 2^63: unsigned, halved by a logical shift */
+    v4l rem = mag & (v4l)(unit - 1), half = (v4l)(unit >> 1);  /* no shift: both 0 */
+    v4l bits;
+    if (rne) {
+        v4l up = (rem > half) | ((rem == half) & (half != 0) & ((kept & 1) != 0));
+        v4l k = kept - up;  /* up is -1 or 0 */
+        bits = pick(k < 1024, k, ((e + 14) << 10) + k);
+        bits = pick(bits >= 0x7c00, ALL(0x7c00), bits) | (negative & (1 << 15));
+    } else {
+        v4l k = kept << (24 - p);
+        bits = pick(k < (1 << 23), k, ((e + 126) << 23) + k);
+        bits = pick(e > 127, ALL(0x7f800000), bits) | (negative & (1ll << 31));
+    }
+    return (v4u)pick(mag == 0, ALL(0), bits);
+}
 
 LANES void four_sums_of(const four_terms *t, four_sums *out)
 {
@@ -265,6 +267,8 @@ LANES void four_sums_of(const four_terms *t, four_sums *out)
     memcpy(out->dropped, &dropped, sizeof dropped);
     memcpy(out->biggest, &biggest, sizeof biggest);
     memcpy(out->grid, &grid, sizeof grid);
+    v4u bits = round_four(sum, grid, t->rho);
+    memcpy(out->bits, &bits, sizeof bits);
 }
 
 /* The entry point hands its helper pointers alone (lanes.h: clang's plain
@@ -320,6 +324,7 @@ static void four_values(const step_consts *k, const mma_row *row, unsigned lmax,
     t.stride = N;
     t.ez = k->ez;
     t.F = k->F;
+    t.rho = k->rho;
     for (unsigned k0 = 0; k0 < K; k0 += lmax) {
         unsigned l = K - k0 < lmax ? K - k0 : lmax;
         mma_step_info *inf = k0 ? NULL : info;
@@ -342,8 +347,11 @@ static void four_values(const step_consts *k, const mma_row *row, unsigned lmax,
         sum_four(&t, &s);
         for (unsigned x = 0; x < 4; x++)
             if (!((special[x] || cur[x].kind != ELEM_FINITE) &&
-                  special_step(k, A + i * K + k0, B + (j0 + x) * K + k0, l, cur[x], &acc[x])))
-                acc[x] = finish(k, s.sum[x], (int)s.grid[x], s.dropped[x], s.biggest[x], inf ? &inf[x] : NULL);
+                  special_step(k, A + i * K + k0, B + (j0 + x) * K + k0, l, cur[x], &acc[x]))) {
+                acc[x] = (uint32_t)s.bits[x];
+                if (inf)
+                    step_info(k, s.sum[x], (int)s.grid[x], s.dropped[x], s.biggest[x], &inf[x]);
+            }
     }
 }
 
