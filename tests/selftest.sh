@@ -3,7 +3,8 @@
 # that has one (TIEFUZZ_SELFTEST_CASES per op, default 400,000: classes cycle,
 # controls and parameters change every 4,096 cases; TIEFUZZ_SELFTEST_TILES per
 # tensor-core op, default 3,000, parameters every 64 tiles); bad usage is refused; and
-# a planted fast-path mistake (tiefuzz-planted) is caught and named.
+# a planted fast-path mistake (tiefuzz-planted) is caught and named, for a
+# scalar op and for a tile op.
 # Usage: selftest.sh TIEFUZZ TIEFUZZ_PLANTED
 . "$(dirname "$0")/lib.sh"
 T=$1 P=$2
@@ -61,5 +62,15 @@ grep -q "(case [0-9]* of seed 1)$" "$tmp/first1" && cmp -s "$tmp/first1" "$tmp/f
 # ...and not in an op whose fast path has no mistake.
 "$P" selftest rdna2.v_mad_f32 --cases 20000 >/dev/null 2>&1
 [ $? = 0 ] && ok || bad "planted build: v_mad_f32 should agree"
+
+# The tiles' planted mistake (switched on by TIEFUZZ_PLANT_TILE): f16 ties
+# with an odd kept significand round half down in the fast path.
+tile=mma.volta.m8n8k4.f16.f16.f16.f16
+TIEFUZZ_PLANT_TILE=1 "$P" selftest "$tile" --tiles 2000 >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 4 ] && grep -q "the fast path and the exact model differ on $tile --ctrl none --param F=.* tuple [0-9a-f]\{8\} " "$tmp/err" \
+    && ok || bad "planted tile mistake: selftest exit $rc, want 4 naming the tile: $(head -c 400 "$tmp/err")"
+"$P" selftest "$tile" --tiles 2000 >/dev/null 2>&1
+[ $? = 0 ] && ok || bad "planted build without TIEFUZZ_PLANT_TILE: $tile should agree"
 
 finish selftest

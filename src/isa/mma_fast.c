@@ -12,6 +12,7 @@
  *
  * Campaigns audit it against the exact model (--audit), and selftest
  * compares the two on every case. */
+#include <stdlib.h>
 #include <string.h>
 #include "classify.h"
 #include "mma.h"
@@ -146,6 +147,25 @@ static bool special_step(const step_consts *k, const element *a, const element *
         return false;
     return true;
 }
+
+#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
+/* A planted mistake (test builds only, and there only with TIEFUZZ_PLANT_TILE
+ * set, so that scripts/bug-shapes' tile runs of the same build keep the real
+ * path): a step whose sum lies on an f16 tie with an odd kept significand
+ * rounds half down instead of to even.  selftest and a campaign's audit must
+ * catch it (tests/selftest.sh, tests/audit.sh). */
+static uint32_t planted_tie(const step_consts *k, uint64_t sum, int grid, uint32_t bits)
+{
+    static int on = -1;  /* read once; every thread reads the same value */
+    if (on < 0)
+        on = getenv("TIEFUZZ_PLANT_TILE") != NULL;
+    uint64_t mag = (int64_t)sum < 0 ? -sum : sum;
+    if (!on || k->rho != RHO_RNE_FP16 || !mag)
+        return bits;
+    cut c = cut_to(mag, grid, 11, -14);
+    return !c.beyond && c.half && c.rem == c.half && (c.kept & 1) ? bits - 1 : bits;
+}
+#endif
 
 /* Four steps side by side: the same row of A against four columns of B
  * (the tile's columns are independent), the products and the sum of the
@@ -349,6 +369,9 @@ static void four_values(const step_consts *k, const mma_row *row, unsigned lmax,
             if (!((special[x] || cur[x].kind != ELEM_FINITE) &&
                   special_step(k, A + i * K + k0, B + (j0 + x) * K + k0, l, cur[x], &acc[x]))) {
                 acc[x] = (uint32_t)s.bits[x];
+#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
+                acc[x] = planted_tie(k, s.sum[x], (int)s.grid[x], acc[x]);
+#endif
                 if (inf)
                     step_info(k, s.sum[x], (int)s.grid[x], s.dropped[x], s.biggest[x], &inf[x]);
             }
