@@ -177,7 +177,9 @@ static uint32_t scaled_element(mma_type t, gen_rng *r)
  * subnormal's counted as the smallest normal's) summing below the e_zero
  * threshold; subnormal when one of its products of two nonzero elements
  * has a subnormal factor.  "Nonzero" by the element's bits below the sign
- * (tf32: its word's, the 13 bits the arithmetic ignores included). */
+ * (tf32: its word's, the 13 bits the arithmetic ignores included: the
+ * definition's own choice, which this copy cannot judge; likewise "special"
+ * is a bit test, e4m3's finite 0x78-0x7e included). */
 static uint32_t reference_bit_classes(const isa_instance *in, const mma_row *row, const uint32_t *A, const uint32_t *B,
                                       const uint32_t *C)
 {

@@ -293,7 +293,8 @@ static bool construct_aimed(const isa_instance *in, gen_class c, gen_rng *r, uin
             a[n] = x ^ (1u << (f.eb + f.fb)), b[n++] = one;
             /* The class counts a sum more than 8 bits below its largest term
              * (mma_step_classes): 2^(e - 8) only when x is not a power of two, and
-             * from 2^(e - 9) down always (4..7 never did, and were built again). */
+             * from 2^(e - 9) down always, for the rows' F (13 and up: the term stays on
+             * the grid; 4..7 never counted, and were built again). */
             int below = gen_range(r, 8, 12);  /* before the sign */
             a[n] = encode(row->ab, gen_coin(r), e - below, 0), b[n++] = one;
         } else {
@@ -429,7 +430,7 @@ uint32_t mma_bit_classes(const isa_instance *in, const uint32_t *a, const uint32
                 m |= 1u << GEN_SUBNORMAL;
         }
     uint32_t top = (1u << f.eb) - 1;
-    for (unsigned q = 0; q < row->m * K; q++)  /* an infinity or NaN in A */
+    for (unsigned q = 0; q < row->m * K; q++)  /* an exponent field all ones in A (a bit test: e4m3's 0x78-0x7e too) */
         if (((a[q] >> f.fb) & top) == top)
             m |= 1u << GEN_SPECIAL;
     return m;

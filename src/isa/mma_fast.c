@@ -12,6 +12,7 @@
  *
  * Campaigns audit it against the exact model (--audit), and selftest
  * compares the two on every case. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "classify.h"
@@ -156,9 +157,12 @@ static bool special_step(const step_consts *k, const element *a, const element *
  * catch it (tests/selftest.sh, tests/audit.sh). */
 static uint32_t planted_tie(const step_consts *k, uint64_t sum, int grid, uint32_t bits)
 {
-    static int on = -1;  /* read once; every thread reads the same value */
-    if (on < 0)
+    static _Atomic int switched = -1;  /* read once: the generation threads all come here */
+    int on = atomic_load_explicit(&switched, memory_order_relaxed);
+    if (on < 0) {
         on = getenv("TIEFUZZ_PLANT_TILE") != NULL;
+        atomic_store_explicit(&switched, on, memory_order_relaxed);
+    }
     uint64_t mag = (int64_t)sum < 0 ? -sum : sum;
     if (!on || k->rho != RHO_RNE_FP16 || !mag)
         return bits;
@@ -225,11 +229,12 @@ LANES v4l log2_floor(v4l x) { return dexp((v4d)(x | 0x4330000000000000LL) - TWO5
  * even (a carry out of the significand moves the exponent field up by
  * itself; 0x7c00 and above is infinity), or toward zero with f32's
  * exponents and p bits kept (e8m13: p = 14), 2^128 and above infinity.  An
- * exactly zero sum is +0. */
+ * exactly zero sum is +0.  The bound on the sum is params_in_reach's F <= 40
+ * (log2_floor holds to 2^52: F up to about 47 would still be exact). */
 LANES v4u round_four(v4u sum, v4l grid, int rho)
 {
     v4l negative = (v4l)sum < 0;
-    v4l mag = pick(negative, -(v4l)sum, (v4l)sum);
+    v4l mag = pick(negative, (v4l)-sum, (v4l)sum);  /* negated unsigned: defined for every lane */
     bool rne = rho == RHO_RNE_FP16;
     int p = rne ? 11 : rho == RHO_RZ_E8M13 ? 14 : 24, emin = rne ? -14 : -126;
     v4l top = grid + log2_floor(pick(mag == 0, ALL(1), mag));
