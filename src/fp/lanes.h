@@ -51,14 +51,16 @@ LANES v4d pickd(v4l mask, v4d yes, v4d no) { return (v4d)pick(mask, (v4l)yes, (v
 /* Unbiased exponent field of a double (either sign), as fp_dexp. */
 LANES v4l dexp(v4d x) { return (((v4l)x >> 52) & 0x7ff) - 1023; }
 
+/* floor(log2(x)) of lanes 1 <= x < 2^52: the exponent of x as a double,
+ * made by bits (the 2^52 trick; AVX2 has no 64-bit integer conversion). */
+LANES v4l log2_floor(v4l x) { return dexp((v4d)(x | 0x4330000000000000LL) - TWO52); }
+
 /* Exponent of the lowest set bit of a positive normal double, as fp_dlsb. */
 LANES v4l dlsb(v4d x)
 {
     v4l m = (v4l)x & MANT;
-    v4l low = m & -m;
-    /* low (a power of two below 2^52) as a double, by the 2^52 trick; m = 0: bit 52. */
-    v4d as_double = (v4d)(low | 0x4330000000000000LL) - TWO52;
-    v4l tz = pick(m == 0, (v4l){52, 52, 52, 52}, dexp(as_double));
+    v4l low = m & -m;  /* a power of two below 2^52; m = 0: bit 52 */
+    v4l tz = pick(m == 0, (v4l){52, 52, 52, 52}, log2_floor(low));
     return dexp(x) - 52 + tz;
 }
 

@@ -61,48 +61,32 @@ static inline element decode(const layout *f, uint32_t bits)
     return e;
 }
 
-/* (-1)^sign * mag * 2^grid (mag nonzero) rounded to a binary format of
- * precision p and minimum exponent emin: the kept significand k and the
- * exponent e of the result's leading bit (the binade's, emin for a
- * subnormal), with where the dropped bits lay. */
+/* Where a step's sum was cut to the output's precision (round_four's, lane
+ * by lane): the kept significand, the bits dropped below it (shift: how
+ * many, 0 or less when none, past 63 when every one), and half a unit. */
 typedef struct {
-    uint64_t kept;
-    int e, shift;       /* shift: bits dropped (0 when none) */
-    uint64_t rem, half; /* the dropped bits and half a unit (shift <= 63) */
-    bool beyond;        /* shift > 63: every bit dropped, below half a unit */
+    uint64_t kept, rem, half;
+    int64_t shift;
 } cut;
 
-static cut cut_to(uint64_t mag, int grid, int p, int emin)
-{
-    int top = grid + 63 - __builtin_clzll(mag);
-    cut c = {0};
-    c.e = top < emin ? emin : top;
-    int shift = c.e - (p - 1) - grid;
-    if (shift <= 0) {
-        c.kept = mag << -shift;  /* at most p bits */
-    } else if (shift > 63) {
-        c.shift = shift;
-        c.beyond = true;
-        c.rem = mag;
-    } else {
-        c.shift = shift;
-        c.kept = mag >> shift;
-        c.rem = mag & ((1ull << shift) - 1);
-        c.half = 1ull << (shift - 1);
-    }
-    return c;
-}
+/* Four steps' sums side by side (four_sums_of): two's complement on the grid
+ * 2^grid, the bits the terms lost below it, the largest term. */
+typedef struct {
+    uint64_t sum[4], dropped[4], biggest[4];
+    int64_t grid[4];
+    uint64_t bits[4];  /* the sums rounded and encoded in the output format */
+    cut cut[4];        /* where each was cut (step_info's tie and near tie) */
+} four_sums;
 
 /* mma_tfdpa_info's step info where the sum rounds to f16 to nearest. */
-static void tie_info(uint64_t mag, int grid, mma_step_info *info)
+static void tie_info(const cut *c, mma_step_info *info)
 {
-    cut c = cut_to(mag, grid, 11, -14);
-    if (c.beyond || c.shift == 0 || c.rem == 0)
+    if (c->shift > 63 || c->shift <= 0 || c->rem == 0)
         return;  /* below half a unit, or exact */
-    info->tie = c.rem == c.half;
-    if (!info->tie && c.shift >= 8) {
-        uint64_t dist = c.rem > c.half ? c.rem - c.half : c.half - c.rem;
-        info->near_tie = dist <= c.half >> 6;
+    info->tie = c->rem == c->half;
+    if (!info->tie && c->shift >= 8) {
+        uint64_t dist = c->rem > c->half ? c->rem - c->half : c->half - c->rem;
+        info->near_tie = dist <= c->half >> 6;
     }
 }
 
@@ -113,17 +97,15 @@ typedef struct {
     int ez, F, rho;
 } step_consts;
 
-/* A step's info from its sum (two's complement) of the terms on the grid
- * 2^grid (dropped: the bits the terms lost below the grid; biggest: the
- * largest term); the rounding itself is four_sums_of's. */
-static void step_info(const step_consts *k, uint64_t sum, int grid, uint64_t dropped, uint64_t biggest,
-                      mma_step_info *info)
+/* Lane x's step info (four_sums_of's sum, the bits the terms lost below
+ * the grid, the largest term, and where the sum was cut). */
+static void step_info(const step_consts *k, const four_sums *s, unsigned x, mma_step_info *info)
 {
-    uint64_t mag = (int64_t)sum < 0 ? -sum : sum;
-    info->truncated = dropped != 0;
-    info->cancel = biggest && mag < (biggest >> 8);  /* the sum lost more than 8 bits against its largest term */
-    if (mag && k->rho == RHO_RNE_FP16)
-        tie_info(mag, grid, info);
+    uint64_t mag = (int64_t)s->sum[x] < 0 ? -s->sum[x] : s->sum[x];
+    info->truncated = s->dropped[x] != 0;
+    info->cancel = s->biggest[x] && mag < (s->biggest[x] >> 8);  /* the sum lost more than 8 bits against its largest term */
+    if (k->rho == RHO_RNE_FP16)
+        tie_info(&s->cut[x], info);  /* a zero sum has nothing dropped: no tie */
 }
 
 /* A step with an infinity or a NaN among its operands: NaN where the
@@ -155,7 +137,7 @@ static bool special_step(const step_consts *k, const element *a, const element *
  * path): a step whose sum lies on an f16 tie with an odd kept significand
  * rounds half down instead of to even.  selftest and a campaign's audit must
  * catch it (tests/selftest.sh, tests/audit.sh). */
-static uint32_t planted_tie(const step_consts *k, uint64_t sum, int grid, uint32_t bits)
+static uint32_t planted_tie(const step_consts *k, const cut *c, uint32_t bits)
 {
     static _Atomic int switched = -1;  /* read once: the generation threads all come here */
     int on = atomic_load_explicit(&switched, memory_order_relaxed);
@@ -163,11 +145,8 @@ static uint32_t planted_tie(const step_consts *k, uint64_t sum, int grid, uint32
         on = getenv("TIEFUZZ_PLANT_TILE") != NULL;
         atomic_store_explicit(&switched, on, memory_order_relaxed);
     }
-    uint64_t mag = (int64_t)sum < 0 ? -sum : sum;
-    if (!on || k->rho != RHO_RNE_FP16 || !mag)
-        return bits;
-    cut c = cut_to(mag, grid, 11, -14);
-    return !c.beyond && c.half && c.rem == c.half && (c.kept & 1) ? bits - 1 : bits;
+    bool odd_tie = c->shift > 0 && c->shift <= 63 && c->rem == c->half && (c->kept & 1);
+    return on && k->rho == RHO_RNE_FP16 && odd_tie ? bits - 1 : bits;
 }
 #endif
 
@@ -193,12 +172,6 @@ typedef struct {
     int rho;  /* the output's rounding (RHO_*) */
 } four_terms;
 
-typedef struct {
-    uint64_t sum[4], dropped[4], biggest[4];
-    int64_t grid[4];
-    uint64_t bits[4];  /* the sums rounded and encoded in the output format */
-} four_sums;
-
 LANES v4l load_l(const int64_t *p)
 {
     v4l v;
@@ -216,10 +189,6 @@ LANES v4u load_u(const uint64_t *p)
 /* x clamped to [0, 63] (x is far from overflow: exponents of a tile). */
 LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
 
-/* floor(log2(x)) of lanes 1 <= x < 2^52: the exponent of x as a double,
- * made by bits (the 2^52 trick; AVX2 has no 64-bit integer conversion). */
-LANES v4l log2_floor(v4l x) { return dexp((v4d)(x | 0x4330000000000000LL) - TWO52); }
-
 /* Four sums (two's complement, magnitudes below 2^49: the top of the file)
  * of terms on the grid 2^grid, rounded to a binary format of precision p
  * and minimum exponent emin: the kept significand, the exponent e of its
@@ -231,7 +200,7 @@ LANES v4l log2_floor(v4l x) { return dexp((v4d)(x | 0x4330000000000000LL) - TWO5
  * exponents and p bits kept (e8m13: p = 14), 2^128 and above infinity.  An
  * exactly zero sum is +0.  The bound on the sum is params_in_reach's F <= 40
  * (log2_floor holds to 2^52: F up to about 47 would still be exact). */
-LANES v4u round_four(v4u sum, v4l grid, int rho)
+LANES void round_four(v4u sum, v4l grid, int rho, four_sums *out)
 {
     v4l negative = (v4l)sum < 0;
     v4l mag = pick(negative, (v4l)-sum, (v4l)sum);  /* negated unsigned: defined for every lane */
@@ -255,7 +224,9 @@ LANES v4u round_four(v4u sum, v4l grid, int rho)
         bits = pick(k < (1 << 23), k, ((e + 126) << 23) + k);
         bits = pick(e > 127, ALL(0x7f800000), bits) | (negative & (1ll << 31));
     }
-    return (v4u)pick(mag == 0, ALL(0), bits);
+    bits = pick(mag == 0, ALL(0), bits);
+    for (int x = 0; x < 4; x++)
+        out->bits[x] = (uint64_t)bits[x], out->cut[x] = (cut){(uint64_t)kept[x], (uint64_t)rem[x], (uint64_t)half[x], shift[x]};
 }
 
 LANES void four_sums_of(const four_terms *t, four_sums *out)
@@ -292,8 +263,7 @@ LANES void four_sums_of(const four_terms *t, four_sums *out)
     memcpy(out->dropped, &dropped, sizeof dropped);
     memcpy(out->biggest, &biggest, sizeof biggest);
     memcpy(out->grid, &grid, sizeof grid);
-    v4u bits = round_four(sum, grid, t->rho);
-    memcpy(out->bits, &bits, sizeof bits);
+    round_four(sum, grid, t->rho, out);
 }
 
 /* The entry point hands its helper pointers alone (lanes.h: clang's plain
@@ -375,10 +345,10 @@ static void four_values(const step_consts *k, const mma_row *row, unsigned lmax,
                   special_step(k, A + i * K + k0, B + (j0 + x) * K + k0, l, cur[x], &acc[x]))) {
                 acc[x] = (uint32_t)s.bits[x];
 #ifdef TIEFUZZ_PLANT_FAST_MISTAKE
-                acc[x] = planted_tie(k, s.sum[x], (int)s.grid[x], acc[x]);
+                acc[x] = planted_tie(k, &s.cut[x], acc[x]);
 #endif
                 if (inf)
-                    step_info(k, s.sum[x], (int)s.grid[x], s.dropped[x], s.biggest[x], &inf[x]);
+                    step_info(k, &s, x, &inf[x]);
             }
     }
 }
