@@ -104,10 +104,34 @@ static void double_bits(void)
     CHECK(held > n / 5 && held < n - n / 5, "gen_double_bits: %lu of %lu representable: the check says little", held, n);
 }
 
+/* x a power of two (a literal K of 1.0 is the addend's x): every tie built
+ * is an exact tie at fd, including a unit down from x, which lands in the
+ * binade below (the unit halves there; the first design built a number
+ * there, not a tie, a sixth of the time). */
+static void ties_at_powers_of_two(void)
+{
+    gen_rng r = {77};
+    unsigned built = 0, ties = 0;
+    for (int i = 0; i < 20000; i++) {
+        const fp_format *fd = formats[gen_below(&r, 2)];
+        int e = gen_range(&r, fd->emin + 1, fd->emax);
+        fp_value x = fp_from_int(gen_coin(&r), 1, e);
+        uint64_t y;
+        if (!gen_addend(x, &fp_f32, fd, AIM_TIE, &r, &y))
+            continue;
+        fp_round_info info;
+        fp_round(fd, fp_add(x, fp_decode(&fp_f32, y)), FP_RNE, &info);
+        built++;
+        ties += info.position == FP_TIE;
+    }
+    CHECK(built > 10000 && ties == built, "x a power of two: %u of %u ties built are ties", ties, built);
+}
+
 int main(void)
 {
     special_kinds();
     double_bits();
+    ties_at_powers_of_two();
     const char *env = getenv("TIEFUZZ_ADDEND_CASES");
     unsigned long n = env ? strtoul(env, NULL, 10) : 2000000;
     unsigned long mismatches = 0, yes = 0;

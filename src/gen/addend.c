@@ -48,11 +48,21 @@ static bool keep_shape(fp_value x, const fp_format *fy, const fp_format *fd, int
     fp_value ax = fp_abs(x);
     fp_value v;
     if (binade_shift == 0) {
-        /* floor(|x|) on the grid, plus a few units, plus half a unit. */
+        /* floor(|x|) on the grid, plus a unit either way or none, plus half
+         * a unit.  A unit down from a power of two lands in the binade
+         * below, whose unit is half as large: 2^m - u/2 would be a number
+         * there, not a tie, so the tie just below 2^m is taken instead
+         * (2^m - u/4; one that rounds up across the binade).  A literal K of
+         * 1.0 as x missed the tie class a sixth of the time before. */
         int j = gen_range(r, -1, 1);
-        v = fp_add(floor_to(ax, u), pow2(false, u - 1));
-        if (j)
-            v = fp_add(v, pow2(j < 0, u));
+        fp_value floor = floor_to(ax, u);
+        if (j < 0 && fp_msb(x) > fd->emin && fp_lsb(floor) == fp_msb(x)) {
+            v = fp_sub(floor, pow2(false, u - 2));
+        } else {
+            v = fp_add(floor, pow2(false, u - 1));
+            if (j)
+                v = fp_add(v, pow2(j < 0, u));
+        }
     } else {
         /* A fresh tie in a higher binade: random significand. */
         fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));

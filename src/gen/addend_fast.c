@@ -82,9 +82,14 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
     bool exact = true;
     if (binade_shift == 0) {
         int j = gen_range(r, -1, 1);
-        v = add(fp_dfloor_to(ax, u), fp_pow2(u - 1), &exact);
-        if (j)
-            v = add(v, j < 0 ? -fp_pow2(u) : fp_pow2(u), &exact);
+        double floor = fp_dfloor_to(ax, u);
+        if (j < 0 && floor == fp_pow2(msb) && msb > fd->emin) {
+            v = add(floor, -fp_pow2(u - 2), &exact);  /* the binade below's tie (see addend.c) */
+        } else {
+            v = add(floor, fp_pow2(u - 1), &exact);
+            if (j)
+                v = add(v, j < 0 ? -fp_pow2(u) : fp_pow2(u), &exact);
+        }
     } else {
         uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
         v = add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact);

@@ -497,6 +497,15 @@ static bool sum_never_tiny(const rdna2_lane *s)
     return lowest_bit(s->fmt[0]) + lowest_bit(s->fmt[1]) - (int)s->fmt[2]->precision >= s->dest->emin + 2;
 }
 
+/* Whether the f32 K is finite with its leading bit at 2^e or above, read
+ * from its exponent field (a subnormal K's leading bit is below -126, under
+ * any e asked here): decoding it in the kit cost every K case. */
+static bool k_at_least(uint64_t k, int e)
+{
+    int field = (int)(k >> 23) & 0xff;
+    return field != 0 && field != 0xff && field - fp_f32.bias >= e;
+}
+
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -511,8 +520,7 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
     if (s->fixed == 2) {
         /* K + y aimed exactly, unless K is far from the subnormal range (y would
          * need over 100 significant bits); else the class's other half. */
-        fp_value k = val(&fp_f32, s->fixed_bits);
-        bool far = c == GEN_SUBNORMAL && k.kind == FPK_FINITE && fp_msb(k) >= s->dest->emin + 2;
+        bool far = c == GEN_SUBNORMAL && k_at_least(s->fixed_bits, s->dest->emin + 2);
         if (!far && design_fixed_addend(s, c, r, v))
             return true;
         return c == GEN_SUBNORMAL ? subnormal_operands(s, r, v)
