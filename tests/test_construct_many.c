@@ -4,7 +4,7 @@
  * the rebuild of a miss build one at a time: a case must be the same
  * either way, or a finding could not be reproduced.  Every op that has
  * construct_many, every class it takes, over the control blocks of a
- * campaign (eng_block_instance: the plain encoding first, then drawn
+ * campaign's draws (eng_drawn_instance: the plain encoding first, then drawn
  * controls and literals), in counts that do not fill the last vector.
  * The same for whole generation: isa_generate_fast_many (construction,
  * verdicts, and the rebuild of each case that missed its class, in
@@ -162,7 +162,7 @@ int main(void)
         isa_instance_default(&tmpl, op);
         ops++;
         for (unsigned b = 0; b < blocks; b++) {
-            eng_block_instance(&tmpl, false, false, 7, b, mine, n_mine, &in);
+            eng_drawn_instance(&tmpl, false, false, 7, b, mine, n_mine, &in);
             for (int k = -1; k < (int)n_mine; k++, runs++) {
                 differ += compare(&in, mine, n_mine, k, 1000 + b);
                 generated_differ += compare_generated(&in, mine, n_mine, k, 2000 + b);

@@ -4,11 +4,62 @@
  * the rows that run within the first 10^5 cases.  The legal pairs are
  * checked against an independent, larger sample of legal encodings (a
  * pair the schedule's own sample missed would show here), and every row
- * is a legal encoding. */
+ * is a legal encoding.
+ * After the schedule, the blocks' instances (eng_block_instance): block b
+ * runs one of the op's first 1 + floor(sqrt(b)) draws, so the distinct
+ * instances (pipeline builds) of a campaign grow as the square root of its
+ * blocks, while new ones keep coming. */
 #include <string.h>
 #include "check.h"
 #include "engine/cover.h"
+#include "engine/plan.h"
 #include "gen/gen.h"
+
+static bool same_instance(const isa_instance *a, const isa_instance *b)
+{
+    return !memcmp(a->ctrl, b->ctrl, sizeof a->ctrl) && !memcmp(a->param, b->param, sizeof a->param);
+}
+
+/* Blocks 0..n-1 of v_fma_f32 (fuzzed controls) and v_fmaak_f32 (and K): each
+ * block's instance is one of the draws its pool allows; the distinct ones
+ * number at most the pool's size, and most of it is reached. */
+static void block_pool(const char *name, uint64_t seed)
+{
+    enum { BLOCKS = 4096, POOL = 65 };  /* 1 + floor(sqrt(4095)) = 64 draws past the plain one */
+    const isa_op *op = isa_op_find(name);
+    isa_instance tmpl, seen[POOL + 1];
+    isa_instance_default(&tmpl, op);
+    gen_class all[GEN_CLASS_COUNT];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    unsigned n_seen = 0, outside = 0, changes = 0;
+    isa_instance last = tmpl;
+    for (uint64_t b = 0; b < BLOCKS; b++) {
+        isa_instance in, draw;
+        eng_block_instance(&tmpl, false, false, seed, b, all, GEN_CLASS_COUNT, &in);
+        bool found = false;
+        for (uint64_t d = 0; d <= eng_block_draws(b) && !found; d++) {
+            eng_drawn_instance(&tmpl, false, false, seed, d, all, GEN_CLASS_COUNT, &draw);
+            found = same_instance(&in, &draw);
+        }
+        outside += !found;
+        changes += !same_instance(&in, &last);
+        last = in;
+        bool known = false;
+        for (unsigned k = 0; k < n_seen && !known; k++)
+            known = same_instance(&in, &seen[k]);
+        if (!known && n_seen <= POOL)
+            seen[n_seen++] = in;
+    }
+    CHECK(eng_block_draws(BLOCKS - 1) == POOL - 1 && eng_block_draws(1) == 2 && eng_block_draws(3) == 2 &&
+              eng_block_draws(4) == 3,
+          "the pool's size is not 1 + floor(sqrt(b))");
+    CHECK(outside == 0, "%s: %u blocks ran an instance outside their pool", name, outside);
+    CHECK(n_seen <= POOL && n_seen >= POOL / 3, "%s: %u distinct instances in %d blocks (pool %d)", name, n_seen,
+          BLOCKS, POOL);
+    CHECK(changes > BLOCKS / 2, "%s: the instance changed only %u times in %d blocks", name, changes, BLOCKS);
+    printf("%-28s %u distinct instances in %d blocks, %u changes\n", name, n_seen, BLOCKS, changes);
+}
 
 /* Pairs of one encoding that are not among the covered rows' pairs: 0 expected. */
 static unsigned missed(const eng_cover *c, const uint32_t *ctrl)
@@ -29,6 +80,8 @@ static unsigned missed(const eng_cover *c, const uint32_t *ctrl)
 
 int main(void)
 {
+    block_pool("rdna2.v_fma_f32", 1);
+    block_pool("rdna2.v_fmaak_f32", 2);
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
         for (uint64_t seed = 1; seed <= 3; seed++) {

@@ -126,7 +126,7 @@ int main(void)
         for (unsigned block = 0; block < 4; block++) {
             isa_instance tmpl, in;
             isa_instance_default(&tmpl, op);
-            eng_block_instance(&tmpl, block == 0, false, 3, block, mine, nm, &in);
+            eng_drawn_instance(&tmpl, block == 0, false, 3, block, mine, nm, &in);  /* a fresh draw each */
             for (unsigned i = 0; i < n; i++)
                 eng_make_case(&in, 3, block * n + i, mine, nm, words + (size_t)i * op->n_in,
                               host + (size_t)i * op->n_out, &t);

@@ -198,8 +198,8 @@ int main(void)
         uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
         isa_verdict t;
         for (unsigned i = 0; i < per_class * nm; i++) {
-            /* Controls and K change every 2048 cases, as blocks do in a campaign. */
-            eng_block_instance(&tmpl, false, false, 7, 1 + i / 2048, mine, nm, &in);
+            /* Controls and K change every 2048 cases, a fresh draw each time (campaign blocks draw from a pool of these). */
+            eng_drawn_instance(&tmpl, false, false, 7, 1 + i / 2048, mine, nm, &in);
             uint32_t m = eng_make_case(&in, 7, i, mine, nm, w, host, &t);
             gen_class c = mine[i % nm];
             verified[c] += (m >> c) & 1;

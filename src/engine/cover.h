@@ -1,9 +1,9 @@
 /* engine/cover: a pairwise covering schedule of an op's controls for the
  * first cases of a campaign.
  *
- * Controls change once per block of 262,144 cases, so a mistake that needs
- * one control value, or two values together, waits for a block that draws
- * them.  Instead the first ENG_COVER_CASES cases of an op run through rows
+ * Controls change at most once per block of 262,144 cases (eng_block_instance),
+ * so a mistake that needs one control value, or two values together, waits
+ * for a block that draws them.  Instead the first ENG_COVER_CASES cases of an op run through rows
  * of controls chosen so that every value of every control and every pair of
  * values of two controls that some legal encoding has (the legal pairs)
  * appears in some row: each row for an equal segment of those cases, row 0

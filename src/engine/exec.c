@@ -14,14 +14,27 @@
 #include "module.h"
 #include "translator.h"
 
+/* Pipelines kept per module, one per literal K (a specialization constant).
+ * A literal op's campaign draws K with its instance, from a pool that grows
+ * as the square root of the blocks (eng_block_instance), and the plain
+ * encoding's draws share one module: the array grows with them up to this
+ * many (an hour at 15M cases/s draws about 230 plain instances), and past
+ * it a pipeline is rebuilt when its K comes round again. */
+#define MODULE_PIPES 256
+
+typedef struct {
+    uint32_t k;
+    vkr_pipeline *pipeline;
+} k_pipeline;
+
 typedef struct {
     isa_instance in;
     bool have_module;
     eng_module module;
     char *error;          /* why there is no module (malloc'd) */
     bool user_error;      /* the translator's fault, not tiefuzz's */
-    struct { uint32_t k; vkr_pipeline *pipeline; } pipes[8];
-    unsigned n_pipes;
+    k_pipeline *pipes;    /* n_pipes of cap_pipes (malloc'd) */
+    unsigned n_pipes, cap_pipes;
     bool building;        /* eng_exec_prefetch is building its module or a pipeline */
 } module_entry;
 
@@ -71,6 +84,7 @@ void eng_exec_flush(eng_exec *x)
         module_entry *m = x->modules[i];
         for (unsigned j = 0; j < m->n_pipes; j++)
             vkr_pipeline_destroy(x->dev, m->pipes[j].pipeline);
+        free(m->pipes);
         if (m->have_module && !x->user)
             eng_module_free(&m->module);
         free(m->error);
@@ -229,6 +243,23 @@ static vkr_pipeline *create_pipeline(eng_exec *x, const module_entry *m, const i
                                m->module.local_size, shape.per_tuple, err, errn);
 }
 
+/* Whether the entry has room for one more pipeline, growing its array by
+ * doubling up to MODULE_PIPES; false when full (or out of memory). */
+static bool pipe_room(module_entry *m)
+{
+    if (m->n_pipes < m->cap_pipes)
+        return true;
+    unsigned cap = m->cap_pipes ? m->cap_pipes * 2 : 4;
+    if (cap > MODULE_PIPES)
+        return false;
+    k_pipeline *p = realloc(m->pipes, cap * sizeof *p);
+    if (!p)
+        return false;
+    m->pipes = p;
+    m->cap_pipes = cap;
+    return true;
+}
+
 /* The entry's pipeline for literal value k, or NULL. */
 static vkr_pipeline *find_pipeline(const module_entry *m, uint32_t k)
 {
@@ -258,7 +289,7 @@ void eng_exec_prefetch(eng_exec *x, const isa_instance *in)
     bool fresh = !m;
     if (fresh)
         m = add_entry(x, in);
-    else if (m->building || !m->have_module || find_pipeline(m, k) || m->n_pipes == 8)
+    else if (m->building || !m->have_module || find_pipeline(m, k) || !pipe_room(m))
         m = NULL;  /* nothing to do, or a slot only the caller may evict */
     if (m)
         m->building = true;
@@ -274,8 +305,10 @@ void eng_exec_prefetch(eng_exec *x, const isa_instance *in)
         p = create_pipeline(x, m, in, err, sizeof err);  /* a failure: the caller meets it again and reports it */
     }
     pthread_mutex_lock(&x->lock);
-    if (p)
-        m->pipes[m->n_pipes++] = (__typeof__(m->pipes[0])){k, p};
+    if (p && pipe_room(m))
+        m->pipes[m->n_pipes++] = (k_pipeline){k, p};
+    else if (p)
+        vkr_pipeline_destroy(x->dev, p);  /* no memory to keep it: the caller builds it again */
     m->building = false;
     pthread_cond_broadcast(&x->built);
     pthread_mutex_unlock(&x->lock);
@@ -297,11 +330,14 @@ static vkr_pipeline *pipeline_locked(eng_exec *x, const isa_instance *in, const 
     if (have)
         return have;
     unsigned slot;
-    if (m->n_pipes < 8) {
+    if (pipe_room(m)) {
         slot = m->n_pipes++;
+    } else if (!m->n_pipes) {
+        snprintf(err, errn, "out of memory for a pipeline of %s", in->op->name);
+        return NULL;
     } else {
         /* Evict one; a batch in flight may still use it, so let it finish. */
-        slot = k % 8;
+        slot = k % m->n_pipes;
         vkd_wait_idle(x->dev);
         vkr_pipeline_destroy(x->dev, m->pipes[slot].pipeline);
     }

@@ -99,13 +99,13 @@ static uint64_t op_stream(const isa_op *op)
     return hash;
 }
 
-void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+void eng_drawn_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t draw,
                         const gen_class *classes, unsigned n_classes, isa_instance *out)
 {
     *out = *tmpl;
-    gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x636f6e74726f6cull, block);
-    /* Block 0 is the plain encoding; later blocks fuzz the controls half the time. */
-    if (!fixed_ctrl && block > 0 && gen_coin(&r)) {
+    gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x636f6e74726f6cull, draw);
+    /* Draw 0 is the plain encoding; later draws fuzz the controls half the time. */
+    if (!fixed_ctrl && draw > 0 && gen_coin(&r)) {
         isa_random_controls(out, &r);
         /* Families with classes that need particular controls may set them. */
         if (tmpl->op->impl->controls_for) {
@@ -118,11 +118,35 @@ void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k,
                 *out = fuzzed;
         }
     }
-    /* An ordinary normal K in block 0 and mostly after, with which every
+    /* An ordinary normal K in draw 0 and mostly after, with which every
      * class can be aimed; sometimes one drawn for a requested class
      * (special, subnormal...). */
     if (!fixed_k && tmpl->op->literal)
-        isa_literal_set(out, isa_literal_draw(tmpl->op, block == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r));
+        isa_literal_set(out, isa_literal_draw(tmpl->op, draw == 0 || gen_below(&r, 8) ? GEN_TIE : classes[gen_below(&r, n_classes)], &r));
+}
+
+/* floor(sqrt(b)), exact for every 64-bit b (the double's estimate corrected). */
+static uint64_t isqrt(uint64_t b)
+{
+    uint64_t s = (uint64_t)__builtin_sqrt((double)b);
+    while (s && s > b / s)
+        s--;
+    while ((s + 1) <= b / (s + 1))
+        s++;
+    return s;
+}
+
+uint64_t eng_block_draws(uint64_t block) { return 1 + isqrt(block); }
+
+void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+                        const gen_class *classes, unsigned n_classes, isa_instance *out)
+{
+    uint64_t draw = 0;
+    if (block > 0) {
+        gen_rng r = gen_rng_for(seed, op_stream(tmpl->op) ^ 0x706f6f6cull, block);
+        draw = 1 + gen_below(&r, (uint32_t)eng_block_draws(block));
+    }
+    eng_drawn_instance(tmpl, fixed_ctrl, fixed_k, seed, draw, classes, n_classes, out);
 }
 
 uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, const gen_class *classes,

@@ -19,7 +19,18 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
 
 /* The instance used for cases [block * ENG_BLOCK, (block+1) * ENG_BLOCK):
  * controls and K depend on the seed and the block only, never on the batch
- * size.  fixed_ctrl keeps the template's controls. */
+ * size.  fixed_ctrl keeps the template's controls.
+ * Block 0 runs the plain encoding (draw 0).  Block b > 0 runs one of the
+ * op's first eng_block_draws(b) = 1 + floor(sqrt(b)) drawn instances
+ * (eng_drawn_instance), picked by the seed and b: every distinct instance is
+ * a pipeline build, which on lavapipe with a cold shader cache takes 40-60
+ * ms for the f16, packed and MIX lowerings, more than a block's cases take
+ * to make.  A fresh instance per block made 30-second campaigns with a new
+ * seed 1.7-2.1x slower, and kept a module and pipeline per fuzzed block;
+ * drawing from a pool that grows as the square root of the blocks keeps
+ * the builds (and what the caches hold) a small share of any campaign while
+ * still reaching a new instance now and then (about 450 in an hour at 15M
+ * cases/s). */
 #define ENG_BLOCK 262144u
 /* Worker processes of one run (--jobs) split each block into chunks. */
 #define ENG_CHUNK 65536u
@@ -29,6 +40,13 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
  * cover every case exactly once. */
 uint64_t eng_next_owned(const eng_options *o, uint64_t i);
 void eng_block_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t block,
+                        const gen_class *classes, unsigned n_classes, isa_instance *out);
+uint64_t eng_block_draws(uint64_t block);
+/* The op's draw-th instance for the seed: draw 0 the plain encoding (and a
+ * K every class can aim at); later draws fuzz the controls half the time,
+ * and K.  Host-only runs (selftest), which build no pipelines, take a fresh
+ * draw per block. */
+void eng_drawn_instance(const isa_instance *tmpl, bool fixed_ctrl, bool fixed_k, uint64_t seed, uint64_t draw,
                         const gen_class *classes, unsigned n_classes, isa_instance *out);
 /* Case i of an op: its words, host outputs and verdict (by the fast path;
  * the same as the exact model's), and its verified classes. */

@@ -92,7 +92,7 @@ static void run_block(selftest_job *j, uint64_t block, uint32_t *words, uint32_t
     uint64_t end = j->cases_wanted - first < j->block ? j->cases_wanted : first + j->block;
     unsigned n = (unsigned)(end - first);
     isa_instance in;
-    eng_block_instance(j->tmpl, j->fixed_ctrl, j->fixed_k, o->seed, block, j->classes, j->n_classes, &in);
+    eng_drawn_instance(j->tmpl, j->fixed_ctrl, j->fixed_k, o->seed, block, j->classes, j->n_classes, &in);
     if (!j->fixed_params && block > 0) {
         gen_rng r = gen_rng_for(o->seed, XXH64(op->name, strlen(op->name), 0) ^ 0x706172616d73ull, block);
         draw_params(&in, j->tmpl, &r);
