@@ -104,18 +104,24 @@ static void double_bits(void)
     CHECK(held > n / 5 && held < n - n / 5, "gen_double_bits: %lu of %lu representable: the check says little", held, n);
 }
 
-/* x a power of two (a literal K of 1.0 is the addend's x): every tie built
- * is an exact tie at fd, including a unit down from x, which lands in the
- * binade below (the unit halves there; the first design built a number
- * there, not a tie, a sixth of the time). */
+/* x a power of two (a literal K of 1.0 is the addend's x), or just below
+ * one (fd's significand all ones, bits below it or not): every tie built is
+ * an exact tie at fd, including a unit down from a power of two, which
+ * lands in the binade below (the unit halves there; the first design built
+ * a number there, not a tie, a sixth of the time for a power of two), and
+ * a unit up to one (the unit doubles). */
 static void ties_at_powers_of_two(void)
 {
     gen_rng r = {77};
     unsigned built = 0, ties = 0;
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < 40000; i++) {
         const fp_format *fd = formats[gen_below(&r, 2)];
-        int e = gen_range(&r, fd->emin + 1, fd->emax);
+        int e = gen_range(&r, fd->emin + 1, fd->emax - 1), p = (int)fd->precision;
         fp_value x = fp_from_int(gen_coin(&r), 1, e);
+        if (i % 2) {  /* (2^p - 1) units of 2^(e-p+1), and 0-3 bits below */
+            unsigned low = gen_below(&r, 4);
+            x = fp_from_int(x.sign, ((((fp_u128)1 << p) - 1) << 2) | low, e - p - 1);
+        }
         uint64_t y;
         if (!gen_addend(x, &fp_f32, fd, AIM_TIE, &r, &y))
             continue;
@@ -124,7 +130,7 @@ static void ties_at_powers_of_two(void)
         built++;
         ties += info.position == FP_TIE;
     }
-    CHECK(built > 10000 && ties == built, "x a power of two: %u of %u ties built are ties", ties, built);
+    CHECK(built > 20000 && ties == built, "x at a power of two: %u of %u ties built are ties", ties, built);
 }
 
 int main(void)

@@ -85,6 +85,8 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
         double floor = fp_dfloor_to(ax, u);
         if (j < 0 && floor == fp_pow2(msb) && msb > fd->emin) {
             v = add(floor, -fp_pow2(u - 2), &exact);  /* the binade below's tie (see addend.c) */
+        } else if (j > 0 && msb >= fd->emin && floor + fp_pow2(u) == fp_pow2(msb + 1)) {
+            v = add(fp_pow2(msb + 1), fp_pow2(u), &exact);  /* the binade above's tie */
         } else {
             v = add(floor, fp_pow2(u - 1), &exact);
             if (j)
