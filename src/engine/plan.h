@@ -26,7 +26,7 @@ int eng_select_ops(const char *const *globs, unsigned n, const isa_op **out, uns
  * a pipeline build, which on lavapipe with a cold shader cache takes 40-60
  * ms for the f16, packed and MIX lowerings, more than a block's cases take
  * to make.  A fresh instance per block made 30-second campaigns with a new
- * seed 1.7-2.1x slower, and kept a module and pipeline per fuzzed block;
+ * seed 1.7-2.8x slower, and kept a module and pipeline per fuzzed block;
  * drawing from a pool that grows as the square root of the blocks keeps
  * the builds (and what the caches hold) a small share of any campaign while
  * still reaching a new instance now and then (about 450 in an hour at 15M

@@ -48,26 +48,18 @@ static bool keep_shape(fp_value x, const fp_format *fy, const fp_format *fd, int
     fp_value ax = fp_abs(x);
     fp_value v;
     if (binade_shift == 0) {
-        /* floor(|x|) on the grid, plus a unit either way or none, plus half
-         * a unit.  A unit down from a power of two 2^m lands in the binade
-         * below, whose unit is half as large: 2^m - u/2 would be a number
-         * there, not a tie, so the tie just below 2^m is taken instead
-         * (2^m - u/4; one that rounds up across the binade).  A literal K of
-         * 1.0 as x missed the tie class a sixth of the time before.  Alike
-         * a unit up to 2^(m+1) (m normal), whose binade's unit is twice as
-         * large: the tie there is 2^(m+1) + u. */
+        /* floor(|x|) on the grid, a unit either way or none, plus half the
+         * unit of the binade that lands in: a unit down from a power of two
+         * reaches the binade below, whose unit is half as large, and a unit
+         * up to one the binade above, whose unit is twice as large (with
+         * this binade's half unit, a literal K of 1.0 as x missed the tie
+         * class a sixth of the time). */
         int j = gen_range(r, -1, 1);
-        fp_value floor = floor_to(ax, u);
-        fp_value up = j > 0 && m >= fd->emin ? fp_add(floor, pow2(false, u)) : floor;
-        if (j < 0 && m > fd->emin && fp_lsb(floor) == m) {
-            v = fp_sub(floor, pow2(false, u - 2));
-        } else if (j > 0 && m >= fd->emin && fp_lsb(up) == m + 1) {
-            v = fp_add(up, pow2(false, u));
-        } else {
-            v = fp_add(floor, pow2(false, u - 1));
-            if (j)
-                v = fp_add(v, pow2(j < 0, u));
-        }
+        fp_value t = floor_to(ax, u);
+        if (j)
+            t = fp_add(t, pow2(j < 0, u));
+        int ut = t.kind == FPK_FINITE ? unit_exp(fd, fp_msb(t)) : u;
+        v = fp_add(t, pow2(false, ut - 1));
     } else {
         /* A fresh tie in a higher binade: random significand. */
         fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));

@@ -82,16 +82,9 @@ static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_
     bool exact = true;
     if (binade_shift == 0) {
         int j = gen_range(r, -1, 1);
-        double floor = fp_dfloor_to(ax, u);
-        if (j < 0 && floor == fp_pow2(msb) && msb > fd->emin) {
-            v = add(floor, -fp_pow2(u - 2), &exact);  /* the binade below's tie (see addend.c) */
-        } else if (j > 0 && msb >= fd->emin && floor + fp_pow2(u) == fp_pow2(msb + 1)) {
-            v = add(fp_pow2(msb + 1), fp_pow2(u), &exact);  /* the binade above's tie */
-        } else {
-            v = add(floor, fp_pow2(u - 1), &exact);
-            if (j)
-                v = add(v, j < 0 ? -fp_pow2(u) : fp_pow2(u), &exact);
-        }
+        double t = add(fp_dfloor_to(ax, u), j * fp_pow2(u), &exact);
+        int ut = t != 0 ? gen_unit_exp(fd, fp_dexp(t)) : u;  /* the unit of t's binade (see addend.c) */
+        v = add(t, fp_pow2(ut - 1), &exact);
     } else {
         uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
         v = add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact);
