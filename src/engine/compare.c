@@ -1,7 +1,5 @@
 /* Output comparison. */
 #include <string.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 #include "compare.h"
 
 static bool words_agree(isa_word_format f, uint32_t h, uint32_t d, bool strict)
@@ -49,14 +47,18 @@ unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint3
     if (bad)
         memset(bad, 0, count);
     /* The common case, all equal, costs one pass over each buffer. */
-    if (XXH3_64bits(host, bytes) == XXH3_64bits(device, bytes) && memcmp(host, device, bytes) == 0)
+    if (memcmp(host, device, bytes) == 0)
         return 0;
     unsigned n = 0;
-    for (unsigned i = 0; i < count; i++)
-        if (!eng_outputs_agree(op, host + (size_t)i * op->n_out, device + (size_t)i * op->n_out, strict_nan)) {
-            n++;
-            if (bad)
-                bad[i] = 1;
-        }
+    size_t width = op->n_out * sizeof *host;
+    for (unsigned i = 0; i < count; i++) {
+        const uint32_t *h = host + (size_t)i * op->n_out, *d = device + (size_t)i * op->n_out;
+        /* Equal words agree whatever their formats: only the others need the NaN rules. */
+        if (!memcmp(h, d, width) || eng_outputs_agree(op, h, d, strict_nan))
+            continue;
+        n++;
+        if (bad)
+            bad[i] = 1;
+    }
     return n;
 }
