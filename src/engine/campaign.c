@@ -337,7 +337,10 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     unsigned failure_at = 0;
     char *failure = recheck(s, sl, bad, n, copy, keys, &failure_at);
+    unsigned next_class = (unsigned)(sl->start % s->n_classes);  /* eng_case_class, stepped */
     for (unsigned i = 0; i < sl->count; i++) {
+        gen_class cls = s->classes[next_class];
+        next_class = next_class + 1 == s->n_classes ? 0 : next_class + 1;
         if (!bad[i])
             continue;
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
@@ -370,7 +373,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
         bool device_error;
         /* After a failure the store only counts (the summary and the findings agree). */
         if (eng_findings_add_keyed(s->findings, keys[i], &sl->in, w, h, d, sl->start + i,
-                                   s->classes[(sl->start + i) % s->n_classes], s->declared, err, sizeof err,
+                                   cls, s->declared, err, sizeof err,
                                    &device_error) &&
             !s->failure) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
