@@ -36,16 +36,16 @@ for audit in 64 0; do
         && ok || bad "planted tile mistake, --audit $audit: exit $rc, want 4; $(head -c 400 "$tmp/err")"
 done
 
-"$T" run rdna2.v_fma_f32 maxwell.xmad --lowering exact --cases 100050 --quiet --no-findings --audit 100 \
+"$T" run rdna2.v_fma_f32 maxwell.xmad --lowering exact --cases 100001 --quiet --no-findings --audit 100 \
     --json "$tmp/r.json" >/dev/null 2>"$tmp/err"
 rc=$?
 [ "$rc" = 0 ] && ok || bad "real build: exit $rc; $(head -c 400 "$tmp/err")"
 python3 - "$tmp/r.json" <<'PY' && ok || bad "audited counts"
 import json, sys
 ops = json.load(open(sys.argv[1]))["ops"]
-# Every case whose index is a multiple of 100: 0, 100, ..., 100,000, so 1,001 of 100,050 (a sample
-# that starts one case late, or at 99, counts 1,000); disagreements, none with the exact lowering,
-# would add to it.
+# Every case whose index is a multiple of 100: 0, 100, ..., 100,000, so 1,001 of 100,001 (a sample
+# at any other offset, one case late or early, counts 1,000); disagreements, none with the exact
+# lowering, would add to it.
 assert all(o["audited"] == 1001 for o in ops), [(o["op"], o["audited"]) for o in ops]
 PY
 

@@ -8,8 +8,8 @@
 #include "isa/isa.h"
 
 bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan);
-/* Whole buffers: hashes first (xxHash), then per tuple.  Returns the number
- * of tuples that disagree and sets bad[] (may be NULL) for them. */
+/* Whole buffers: one memcmp first, then per tuple.  Returns the number of
+ * tuples that disagree and sets bad[] (may be NULL) for them. */
 unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint32_t *device, unsigned count,
                              bool strict_nan, uint8_t *bad);
 
