@@ -146,12 +146,11 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
     const isa_op *op = j->sl->in.op;
     unsigned audit = j->o->audit;
     isa_verdict v[BLOCK];
-    /* The class (eng_case_class) and the distance to the next audited case
-     * of each index, stepped: two 64-bit divisions a case cost more than
-     * the rest of this loop. */
+    /* Each case's class, and the next index the exact model audits (a
+     * multiple of audit), stepped rather than divided for. */
     uint64_t start = j->sl->start + from;
-    unsigned k = (unsigned)(start % j->n_classes);
-    uint64_t to_audit = audit ? (audit - start % audit) % audit : 1;
+    eng_class_steps steps = eng_class_steps_from(start, j->classes, j->n_classes);
+    uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
     for (unsigned first = from; first < to; first += BLOCK) {
         unsigned m = to - first < BLOCK ? to - first : BLOCK;
         eng_make_cases(&j->sl->in, j->o->seed, j->sl->start + first, m, j->classes, j->n_classes,
@@ -159,13 +158,12 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
         for (unsigned t = 0; t < m; t++) {
             unsigned i = first + t;
             uint64_t idx = j->sl->start + i;
-            gen_class c = j->classes[k];
-            k = k + 1 == j->n_classes ? 0 : k + 1;
+            gen_class c = eng_class_next(&steps);
             note_classes(&j->stats, c, &v[t]);
             /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-            bool sampled = audit && to_audit == 0;
-            if (audit)
-                to_audit = to_audit ? to_audit - 1 : audit - 1;
+            bool sampled = idx == next_audit;
+            if (sampled)
+                next_audit += audit;
             if (sampled && isa_has_fast(op)) {
                 const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
                 j->audited++;
@@ -337,10 +335,9 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     unsigned failure_at = 0;
     char *failure = recheck(s, sl, bad, n, copy, keys, &failure_at);
-    unsigned next_class = (unsigned)(sl->start % s->n_classes);  /* eng_case_class, stepped */
+    eng_class_steps steps = eng_class_steps_from(sl->start, s->classes, s->n_classes);
     for (unsigned i = 0; i < sl->count; i++) {
-        gen_class cls = s->classes[next_class];
-        next_class = next_class + 1 == s->n_classes ? 0 : next_class + 1;
+        gen_class cls = eng_class_next(&steps);
         if (!bad[i])
             continue;
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;

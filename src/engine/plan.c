@@ -163,14 +163,12 @@ void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsig
     gen_rng r[BLOCK];
     gen_class c[BLOCK];
     uint64_t stream = op_stream(in->op);
-    /* eng_case_class of each index, stepped rather than divided for. */
-    unsigned k = n && n_classes ? (unsigned)(first % n_classes) : 0;
+    eng_class_steps steps = eng_class_steps_from(first, classes, n_classes);
     for (unsigned done = 0; done < n; done += BLOCK) {
         unsigned m = n - done < BLOCK ? n - done : BLOCK;
         for (unsigned t = 0; t < m; t++) {
             r[t] = gen_rng_for(seed, stream, first + done + t);
-            c[t] = classes[k];
-            k = k + 1 == n_classes ? 0 : k + 1;
+            c[t] = eng_class_next(&steps);
         }
         isa_generate_fast_many(in, c, r, m, words + (size_t)done * in->op->n_in, host + (size_t)done * in->op->n_out,
                                verdicts + done);
