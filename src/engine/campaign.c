@@ -227,10 +227,11 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
 typedef struct {
     _Alignas(64) const run_state *s;
     const slot *sl;
-    const uint8_t *bad;
+    const uint32_t *bad_at;  /* the disagreeing cases of the batch, in order */
+    unsigned n_bad;
     const uint32_t *device;
     atomic_uint *next_chunk;
-    eng_finding_key *keys;  /* per case of the batch; set for the disagreeing ones */
+    eng_finding_key *keys;  /* keys[k]: bad_at[k]'s */
     char *audit_failure;    /* this job's earliest re-check failure (malloc'd), or NULL */
     unsigned failure_at;    /* its case within the batch */
 } recheck_job;
@@ -246,10 +247,9 @@ static void *recheck_chunks(void *arg)
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    while (next_chunk(j->next_chunk, j->sl->count, FILL_CHUNK, &from, &to))
-        for (unsigned i = from; i < to; i++) {
-            if (!j->bad[i])
-                continue;
+    while (next_chunk(j->next_chunk, j->n_bad, FILL_CHUNK, &from, &to))
+        for (unsigned b = from; b < to; b++) {
+            unsigned i = j->bad_at[b];
             const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
             /* One run of the exact model both re-checks the host outputs and
              * judges the kind (whether a final rounding was a tie). */
@@ -265,14 +265,14 @@ static void *recheck_chunks(void *arg)
                 signature[k] = eng_findings_signature(j->s->findings, in, k);
                 signed_kind[k] = true;
             }
-            j->keys[i] = (eng_finding_key){k, signature[k]};
+            j->keys[b] = (eng_finding_key){k, signature[k]};
         }
     return NULL;
 }
 
 /* The re-checks and keys of a batch's disagreements; returns the earliest
  * failing case's message (malloc'd) with its case in *failure_at, or NULL. */
-static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, unsigned n_bad, const uint32_t *device,
+static char *recheck(const run_state *s, const slot *sl, const uint32_t *bad_at, unsigned n_bad, const uint32_t *device,
                      eng_finding_key *keys, unsigned *failure_at)
 {
     unsigned threads = eng_pool_width(s->pool);
@@ -281,7 +281,8 @@ static char *recheck(const run_state *s, const slot *sl, const uint8_t *bad, uns
     recheck_job jobs[ENG_POOL_MAX];
     atomic_uint counter = 0;
     for (unsigned k = 0; k < threads; k++)
-        jobs[k] = (recheck_job){.s = s, .sl = sl, .bad = bad, .device = device, .next_chunk = &counter, .keys = keys};
+        jobs[k] = (recheck_job){.s = s, .sl = sl, .bad_at = bad_at, .n_bad = n_bad, .device = device,
+                                .next_chunk = &counter, .keys = keys};
     eng_pool_run(s->pool, recheck_chunks, jobs, sizeof jobs[0], threads);
     recheck_job *first = NULL;
     for (unsigned k = 0; k < threads; k++)
@@ -313,18 +314,18 @@ static bool keep_room(eng_op_report *r, unsigned keep)
     return true;
 }
 
-static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
+static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
     const uint32_t *dev = vkr_batch_output(sl->batch);
-    unsigned n = eng_compare_buffers(op, sl->host, dev, sl->count, o->strict_nan, bad);
+    unsigned n = eng_compare_buffers(op, sl->host, dev, sl->count, o->strict_nan, bad_at);
     r->cases += sl->count;
     if (!n)
         return;
     /* The device buffer is reused by minimization: keep this batch's outputs. */
     uint32_t *copy = malloc((size_t)sl->count * op->n_out * 4);
-    eng_finding_key *keys = malloc((size_t)sl->count * sizeof *keys);
+    eng_finding_key *keys = malloc((size_t)n * sizeof *keys);
     if (!copy || !keys) {
         fprintf(stderr, "\ntiefuzz: out of memory checking a batch of %s\n", op->name);
         s->failure = EXIT_INTERNAL;
@@ -334,12 +335,10 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
     }
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     unsigned failure_at = 0;
-    char *failure = recheck(s, sl, bad, n, copy, keys, &failure_at);
-    eng_class_steps steps = eng_class_steps_from(sl->start, s->classes, s->n_classes);
-    for (unsigned i = 0; i < sl->count; i++) {
-        gen_class cls = eng_class_next(&steps);
-        if (!bad[i])
-            continue;
+    char *failure = recheck(s, sl, bad_at, n, copy, keys, &failure_at);
+    for (unsigned b = 0; b < n; b++) {
+        unsigned i = bad_at[b];
+        gen_class cls = eng_case_class(sl->start + i, s->classes, s->n_classes);
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
@@ -369,7 +368,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint8_t *bad)
         char err[600];
         bool device_error;
         /* After a failure the store only counts (the summary and the findings agree). */
-        if (eng_findings_add_keyed(s->findings, keys[i], &sl->in, w, h, d, sl->start + i,
+        if (eng_findings_add_keyed(s->findings, keys[b], &sl->in, w, h, d, sl->start + i,
                                    cls, s->declared, err, sizeof err,
                                    &device_error) &&
             !s->failure) {
@@ -508,7 +507,7 @@ static void prefetch_follow(prefetcher *p, uint64_t at, bool stop)
 }
 
 static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double deadline, slot slots[2],
-                       uint8_t *bad)
+                       uint32_t *bad_at)
 {
     const op_schedule *sch = ahead->sch;
     const isa_instance *tmpl = sch->tmpl;
@@ -567,7 +566,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
             if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err))
                 return device_failed(r, err);
             prev->busy = false;
-            check(s, r, prev, bad);
+            check(s, r, prev, bad_at);
             if (s->audit_failure)
                 return audit_failed(r, s->audit_failure);
             if (s->failure)
@@ -592,7 +591,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
             if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err))
                 return device_failed(r, err);
             slots[i].busy = false;
-            check(s, r, &slots[i], bad);
+            check(s, r, &slots[i], bad_at);
             if (s->audit_failure)
                 return audit_failed(r, s->audit_failure);
         }
@@ -605,7 +604,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
 /* One op's campaign: its batches, with the pipelines they will need built
  * ahead where a core is free. */
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
-                  bool fixed_k, double deadline, slot slots[2], uint8_t *bad)
+                  bool fixed_k, double deadline, slot slots[2], uint32_t *bad_at)
 {
     op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k};
     prefetcher p = {.s = s, .sch = &sch, .total = s->o->cases ? s->o->cases : UINT64_MAX,
@@ -618,7 +617,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, cons
     bool started[PREFETCH_THREADS] = {false};
     for (unsigned k = 0; k < n; k++)
         started[k] = pthread_create(&thread[k], NULL, prefetch_pipelines, &p) == 0;
-    int rc = run_batches(s, r, &p, deadline, slots, bad);
+    int rc = run_batches(s, r, &p, deadline, slots, bad_at);
     prefetch_follow(&p, p.at, true);
     for (unsigned k = 0; k < n; k++)
         if (started[k])
@@ -640,7 +639,7 @@ typedef struct {
     char driver[600];            /* the findings' target names it */
     eng_op_report *reports;
     slot slots[2];
-    uint8_t *bad_flags;
+    uint32_t *bad_at;            /* a batch's disagreeing cases (check) */
 } run_res;
 
 /* Everything a run needs, in order; 0, or the exit status of what failed
@@ -699,7 +698,12 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         res->slots[i].words = malloc(words_in * 4);
         res->slots[i].host = malloc(words_out * 4);
     }
-    res->bad_flags = malloc(o->batch);
+    res->bad_at = malloc((size_t)o->batch * sizeof *res->bad_at);
+    if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[1].words ||
+        !res->slots[1].host || !res->bad_at) {
+        fprintf(stderr, "tiefuzz run: out of memory for batches of %u tuples (--batch)\n", o->batch);
+        return EXIT_INTERNAL;
+    }
     s->pool = eng_pool_create(o->threads ? o->threads : 1);
     return 0;
 }
@@ -721,7 +725,7 @@ static void close_run(run_res *res, run_state *s)
     for (int i = 0; res->reports && i < res->n; i++)
         free(res->reports[i].kept);
     free(res->reports);
-    free(res->bad_flags);
+    free(res->bad_at);
     free(res->tmpl);
     if (res->dev)
         vkd_close(res->dev);
@@ -772,7 +776,7 @@ static int run_ops(const eng_options *o, run_res *res, run_state *s)
         eng_cover cov = {0};
         if (!fixed_ctrl)
             eng_cover_make(&res->tmpl[i], o->seed, &cov);
-        int rc = run_op(s, r, &res->tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, res->slots, res->bad_flags);
+        int rc = run_op(s, r, &res->tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, res->slots, res->bad_at);
         r->pairs_legal = cov.legal;
         r->pairs_reached = eng_cover_reached(&cov, r->cover_rows);
         eng_cover_free(&cov);
