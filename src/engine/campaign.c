@@ -236,6 +236,10 @@ typedef struct {
     unsigned failure_at;    /* its case within the batch */
 } recheck_job;
 
+/* Disagreements a chunk: a few microseconds of the exact model each, so
+ * that a batch's few hundred still spread over the threads. */
+#define RECHECK_CHUNK 64u
+
 static void *recheck_chunks(void *arg)
 {
     recheck_job *j = arg;
@@ -247,7 +251,7 @@ static void *recheck_chunks(void *arg)
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    while (next_chunk(j->next_chunk, j->n_bad, FILL_CHUNK, &from, &to))
+    while (next_chunk(j->next_chunk, j->n_bad, RECHECK_CHUNK, &from, &to))
         for (unsigned b = from; b < to; b++) {
             unsigned i = j->bad_at[b];
             const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
@@ -336,9 +340,13 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     unsigned failure_at = 0;
     char *failure = recheck(s, sl, bad_at, n, copy, keys, &failure_at);
+    /* Each disagreement's class: the batch's first case's, moved on by a
+     * 32-bit remainder (a 64-bit division each was the cost eng_class_steps
+     * removed from the per-case loops). */
+    unsigned first_class = (unsigned)(sl->start % s->n_classes);
     for (unsigned b = 0; b < n; b++) {
         unsigned i = bad_at[b];
-        gen_class cls = eng_case_class(sl->start + i, s->classes, s->n_classes);
+        gen_class cls = s->classes[(first_class + i) % s->n_classes];
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
@@ -701,7 +709,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     res->bad_at = malloc((size_t)o->batch * sizeof *res->bad_at);
     if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[1].words ||
         !res->slots[1].host || !res->bad_at) {
-        fprintf(stderr, "tiefuzz run: out of memory for batches of %u tuples (--batch)\n", o->batch);
+        fprintf(stderr, "tiefuzz run: out of memory setting up the run (--batch %u)\n", o->batch);
         return EXIT_INTERNAL;
     }
     s->pool = eng_pool_create(o->threads ? o->threads : 1);

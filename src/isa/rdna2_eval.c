@@ -152,12 +152,14 @@ static void half_sources(const isa_instance *in, const uint32_t *w, uint32_t sel
     }
 }
 
-/* Flattened: the kit's calls (fp_mul, fp_add, fp_round, the trace's steps)
- * are inlined here.  Called, each took its fp_values by value: the caller
- * stored a value's fields one by one, then copied them with 16-byte loads
- * the CPU cannot forward from the narrower stores, a stall per value (the
- * pattern format.c's value_of avoids inside the kit).  scripts/bench-compare
- * measures the gain in its exact column. */
+/* Flattened: the kit's calls (fp_mul, fp_add, fp_round, the trace's
+ * steps) are inlined here where the build links with LTO (scripts/
+ * bootstrap's release build; elsewhere only this file's helpers).  Called,
+ * each took its fp_values by value: the caller stored a value's fields one
+ * by one, then copied them with 16-byte loads the CPU cannot forward from
+ * the narrower stores, a stall per value (the pattern format.c's value_of
+ * avoids inside the kit).  scripts/bench-compare measures the gain in its
+ * exact column. */
 __attribute__((flatten)) void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
 {
     const isa_op *op = in->op;
