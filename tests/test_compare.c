@@ -4,8 +4,7 @@
  * both sides; every other word only bit for bit.  The buffers mix equal
  * words, NaN pairs of any payload and sign, infinities beside NaNs and
  * numbers, and one-bit differences, in every op's tuple formats; the
- * indices must come back complete and in order, and the count without a
- * list the same. */
+ * indices must come back complete and in order. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -142,8 +141,6 @@ int main(void)
             }
             CHECK(wrong == 0 && k == n, "%s strict=%d: %u tuples judged against the rule, %u listed, %u by the rule",
                   op->name, strict, wrong, n, k);
-            CHECK(eng_compare_buffers(op, host, dev, COUNT, strict, NULL) == n, "%s strict=%d: the count without a list",
-                  op->name, strict);
             CHECK(n > 0 && n < COUNT, "%s strict=%d: %u of %u disagree (the mix is meant to hold both)", op->name,
                   strict, n, COUNT);
         }

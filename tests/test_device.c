@@ -109,7 +109,7 @@ int main(void)
         all[c] = (gen_class)c;
     gen_class mine[GEN_CLASS_COUNT];
     uint32_t *words = malloc((size_t)n * ISA_MAX_IN * 4), *host = malloc((size_t)n * ISA_MAX_OUT * 4);
-    uint32_t *out = malloc((size_t)n * ISA_MAX_OUT * 4);
+    uint32_t *out = malloc((size_t)n * ISA_MAX_OUT * 4), *bad_at = malloc((size_t)n * sizeof *bad_at);
     isa_verdict t;
     for (unsigned o = 0; o < isa_op_count(); o++) {
         const isa_op *op = isa_op_at(o);
@@ -137,7 +137,7 @@ int main(void)
                 }
                 CHECK(dispatch(&in, (isa_lowering)l, words, n, out) == 0, "%s %s dispatch", op->name,
                       isa_lowering_name((isa_lowering)l));
-                last = eng_compare_buffers(op, host, out, n, false, NULL);
+                last = eng_compare_buffers(op, host, out, n, false, bad_at);
                 disagree[l] += last;
             }
         }
@@ -151,6 +151,7 @@ int main(void)
     free(words);
     free(host);
     free(out);
+    free(bad_at);
     vkr_batch_destroy(dev, batch);
     vkd_close(dev);
     return check_report("test_device");

@@ -27,20 +27,21 @@ static inline bool word_agrees(isa_word_format f, uint32_t h, uint32_t d, bool s
     }
 }
 
+/* Every word is compared, with no exit at the first that differs: the
+ * outcome is a value, not a branch (see word_agrees). */
 bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan)
 {
+    bool agree = true;
     for (unsigned i = 0; i < op->n_out; i++) {
         if (op->out[i].format == WORD_F64LO && i + 1 < op->n_out) {
             uint64_t h = host[i] | (uint64_t)host[i + 1] << 32, d = device[i] | (uint64_t)device[i + 1] << 32;
-            if (h != d && (strict_nan || !(fp_is_nan_bits(&fp_f64, h) && fp_is_nan_bits(&fp_f64, d))))
-                return false;
+            agree &= (h == d) | (!strict_nan & fp_is_nan_bits(&fp_f64, h) & fp_is_nan_bits(&fp_f64, d));
             i++;
             continue;
         }
-        if (!word_agrees(op->out[i].format, host[i], device[i], strict_nan))
-            return false;
+        agree &= word_agrees(op->out[i].format, host[i], device[i], strict_nan);
     }
-    return true;
+    return agree;
 }
 
 unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint32_t *device, unsigned count,
@@ -50,22 +51,11 @@ unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint3
     if (memcmp(host, device, (size_t)count * op->n_out * 4) == 0)
         return 0;
     /* Each tuple's index is written at bad_at[n], and n moves on where it
-     * disagrees: no branch on the outcome (see word_agrees). */
-    uint32_t sink;
-    unsigned n = 0, step = bad_at ? 1 : 0;
-    uint32_t *at = bad_at ? bad_at : &sink;
-    if (op->n_out == 1) {  /* the format read once, not per tuple */
-        isa_word_format f = op->out[0].format;
-        for (unsigned i = 0; i < count; i++) {
-            at[n * step] = i;
-            n += !word_agrees(f, host[i], device[i], strict_nan);
-        }
-        return n;
-    }
+     * disagrees. */
+    unsigned n = 0;
     for (unsigned i = 0; i < count; i++) {
-        const uint32_t *h = host + (size_t)i * op->n_out, *d = device + (size_t)i * op->n_out;
-        at[n * step] = i;
-        n += !eng_outputs_agree(op, h, d, strict_nan);
+        bad_at[n] = i;
+        n += !eng_outputs_agree(op, host + (size_t)i * op->n_out, device + (size_t)i * op->n_out, strict_nan);
     }
     return n;
 }

@@ -10,7 +10,7 @@
 bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan);
 /* Whole buffers: one memcmp first, then per tuple.  Returns the number of
  * tuples that disagree and writes their indices, in increasing order, to
- * bad_at[] (room for count; may be NULL). */
+ * bad_at[] (room for count). */
 unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint32_t *device, unsigned count,
                              bool strict_nan, uint32_t *bad_at);
 
