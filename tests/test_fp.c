@@ -26,6 +26,14 @@ int main(void)
     CHECK(info.guard && !info.sticky, "guard %d sticky %d", info.guard, info.sticky);
     CHECK_EQ_HEX(fp_round(&fp_f32, p, FP_RTZ, NULL), 0x3f801000, "toward zero");
     CHECK_EQ_HEX(fp_round(&fp_f32, p, FP_RTO, NULL), 0x3f801001, "to odd");
+    /* Products of significands within 64 bits take fp_mul's 64-bit path while
+     * the product fits 127 bits: exact, not jammed, trailing zeros trimmed. */
+    uint64_t x63 = 0x6c8e5a3f1d2b4c97ull, y64 = 0xf3a1c5e7092b6d4bull;
+    p = fp_mul(fp_from_int(false, (fp_u128)x63 << 3, -5), fp_from_int(true, y64, 7));
+    CHECK(p.sign && !p.jammed && p.sig == (fp_u128)x63 * y64 && p.exp == 5, "63 x 64 bits exact (exp %d)", p.exp);
+    /* Two odd 64-bit significands make 128 bits: cut to 127, the lost bit jammed. */
+    p = fp_mul(fp_from_int(false, y64 | 1ull << 63, 0), fp_from_int(false, y64 | 1ull << 63, 0));
+    CHECK(p.jammed && fp_bit_length(p.sig) == 127 && (p.sig & 1) && p.exp == 1, "64 x 64 bits cut to 127");
     /* Exact cancellation is +0; -0 + -0 is -0. */
     fp_value s = fp_add(fp_decode(&fp_f32, 0x3f800000), fp_decode(&fp_f32, 0xbf800000));
     CHECK(s.kind == FPK_ZERO && !s.sign, "x - x is +0");

@@ -260,7 +260,10 @@ static void *recheck_chunks(void *arg)
             isa_trace t;
             uint32_t exact[ISA_MAX_OUT];
             op->impl->eval(in, w, exact, &t);
-            if (audit && !j->audit_failure && memcmp(exact, h, op->n_out * sizeof h[0]) &&
+            bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
+            for (unsigned k = 0; k < op->n_out; k++)
+                differ |= exact[k] != h[k];
+            if (audit && !j->audit_failure && differ &&
                 (j->audit_failure = audit_case(in, w, h, NULL, 0)))
                 j->failure_at = i;
             eng_kind k = eng_kind_of(op, isa_trace_tie_exponent(&t) != ISA_NO_EXPONENT, h,

@@ -4,14 +4,19 @@
 #define bit_length fp_bit_length
 #define trailing_zeros fp_trailing_zeros
 
+/* Drop a significand's trailing zero bits (it is nonzero). */
+static void trim_sig(fp_u128 *sig, int *exp)
+{
+    int tz = trailing_zeros(*sig);
+    *sig >>= tz;
+    *exp += tz;
+}
+
 /* Drop trailing zero bits so significands stay as short as possible. */
 static fp_value trim(fp_value v)
 {
-    if (v.kind == FPK_FINITE && !v.jammed) {
-        int tz = trailing_zeros(v.sig);
-        v.sig >>= tz;
-        v.exp += tz;
-    }
+    if (v.kind == FPK_FINITE && !v.jammed)
+        trim_sig(&v.sig, &v.exp);
     return v;
 }
 
@@ -64,22 +69,50 @@ fp_value fp_mul(fp_value a, fp_value b)
     }
     if (a.kind == FPK_ZERO || b.kind == FPK_ZERO)
         return fp_zero(sign);
-    a = trim(a);
-    b = trim(b);
     bool lost = a.jammed || b.jammed;
-    int la = bit_length(a.sig), lb = bit_length(b.sig);
+    int ea = a.exp, eb = b.exp;
+    if (!(uint64_t)(a.sig >> 64) && !(uint64_t)(b.sig >> 64)) {
+        /* Significands within 64 bits (every decoded source): trimmed and
+         * multiplied as 64-bit words.  In 128-bit variables, GCC kept their
+         * halves apart in memory and reloaded them as 16-byte values, a
+         * store-forwarding stall per product (perf annotate of the exact
+         * model's f32 fma). */
+        uint64_t x = (uint64_t)a.sig, y = (uint64_t)b.sig;
+        if (!a.jammed) {
+            int tz = __builtin_ctzll(x);
+            x >>= tz;
+            ea += tz;
+        }
+        if (!b.jammed) {
+            int tz = __builtin_ctzll(y);
+            y >>= tz;
+            eb += tz;
+        }
+        if (__builtin_clzll(x) + __builtin_clzll(y) >= 1) {  /* at most 127 bits */
+            fp_value r = fp_from_int(sign, (fp_u128)x * y, ea + eb);
+            r.jammed = lost;
+            return r;
+        }
+    }
+    fp_u128 sa = a.sig, sb = b.sig;
+    ea = a.exp, eb = b.exp;
+    if (!a.jammed)
+        trim_sig(&sa, &ea);
+    if (!b.jammed)
+        trim_sig(&sb, &eb);
+    int la = bit_length(sa), lb = bit_length(sb);
     /* Keep the product within 127 bits; only wider-than-double inputs need it. */
     if (la + lb > 127) {
         int cut = la + lb - 127;
         if (la >= lb) {
-            a.sig = shift_right_jam(a.sig, cut, &lost);
-            a.exp += cut;
+            sa = shift_right_jam(sa, cut, &lost);
+            ea += cut;
         } else {
-            b.sig = shift_right_jam(b.sig, cut, &lost);
-            b.exp += cut;
+            sb = shift_right_jam(sb, cut, &lost);
+            eb += cut;
         }
     }
-    fp_value r = fp_from_int(sign, a.sig * b.sig, a.exp + b.exp);
+    fp_value r = fp_from_int(sign, sa * sb, ea + eb);
     r.jammed = lost;
     return r;
 }
