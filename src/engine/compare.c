@@ -29,7 +29,7 @@ static inline bool word_agrees(isa_word_format f, uint32_t h, uint32_t d, bool s
 
 /* Every word is compared, with no exit at the first that differs: the
  * outcome is a value, not a branch (see word_agrees). */
-bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan)
+static inline bool tuple_agrees(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan)
 {
     bool agree = true;
     for (unsigned i = 0; i < op->n_out; i++) {
@@ -44,18 +44,50 @@ bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *d
     return agree;
 }
 
+bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *device, bool strict_nan)
+{
+    return tuple_agrees(op, host, device, strict_nan);
+}
+
+/* The tuples of one word of format f (a constant where it is inlined: the
+ * switch in word_agrees folds away).  Each tuple's index is written at
+ * bad_at[n], and n moves on where it disagrees. */
+static inline __attribute__((always_inline)) unsigned one_word_tuples(isa_word_format f, const uint32_t *host,
+                                                                      const uint32_t *device, unsigned count,
+                                                                      bool strict_nan, uint32_t *bad_at)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++) {
+        bad_at[n] = i;
+        n += !word_agrees(f, host[i], device[i], strict_nan);
+    }
+    return n;
+}
+
 unsigned eng_compare_buffers(const isa_op *op, const uint32_t *host, const uint32_t *device, unsigned count,
                              bool strict_nan, uint32_t *bad_at)
 {
     /* The common case, all equal, costs one pass over each buffer. */
     if (memcmp(host, device, (size_t)count * op->n_out * 4) == 0)
         return 0;
-    /* Each tuple's index is written at bad_at[n], and n moves on where it
-     * disagrees. */
+    /* One-word tuples (most ops) in loops of their own: through the
+     * general loop, a call and a format switch a tuple were 3.5% of a
+     * v_fma_f32 campaign on lavapipe (perf). */
+    if (op->n_out == 1)
+        switch (op->out[0].format) {
+        case WORD_F32:
+        case WORD_B32:
+            return one_word_tuples(WORD_F32, host, device, count, strict_nan, bad_at);
+        case WORD_F16X2:
+            return one_word_tuples(WORD_F16X2, host, device, count, strict_nan, bad_at);
+        case WORD_F64LO:  /* not a pair alone: compared as a plain word, as in tuple_agrees */
+        default:
+            return one_word_tuples(WORD_U32, host, device, count, strict_nan, bad_at);
+        }
     unsigned n = 0;
     for (unsigned i = 0; i < count; i++) {
         bad_at[n] = i;
-        n += !eng_outputs_agree(op, host + (size_t)i * op->n_out, device + (size_t)i * op->n_out, strict_nan);
+        n += !tuple_agrees(op, host + (size_t)i * op->n_out, device + (size_t)i * op->n_out, strict_nan);
     }
     return n;
 }
