@@ -109,6 +109,14 @@ bool rdna2_special_lanes_cover(const fp_format *const fmt[3], const fp_format *d
 void rdna2_special_lanes(const fp_format *fmt, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
                          uint64_t (*v)[3]);
 
+/* The subnormal class's grid design (rdna2_construct.c's
+ * design_subnormal_grid) for n cases at once, lanes of sources and result
+ * all f32 or all f16 (fmt) with no literal, whose design drew the coin for
+ * it: case k draws from rng[which[k]] and writes v[k] and ok[k], the same
+ * values and draws as the scalar design, one attempt each. */
+void rdna2_subnormal_grid_lanes(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                bool *ok);
+
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */
 enum { RDNA2_DR_SCALAR, RDNA2_DR_YES, RDNA2_DR_NO };

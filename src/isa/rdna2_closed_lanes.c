@@ -372,6 +372,62 @@ LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint
     }
 }
 
+/* ---- the subnormal class's grid design (rdna2_construct.c's
+ * design_subnormal_grid), for cases whose design already drew its coin for
+ * it: every draw the scalar design makes, in its order, the optional ones
+ * (sticky's range, the head's bits, the sticky side, and everything after
+ * an empty exponent range) only in the lanes that make them. */
+
+/* gen_range(lo, hi) of w, per lane (gen_below's scaling). */
+LANES v4l range_of(v4u w, v4l lo, v4l hi) { return lo + (v4l)(((w >> 32) * (v4u)(hi - lo + 1)) >> 32); }
+
+LANES void grid_attempt(lane_format F, streams *st, v4u out[3], v4l *done)
+{
+    int h = F.emin - F.p, u = h + 1, a_lowest = F.emin - F.p + 1;
+    v4l live = st->live;
+    v4l sticky_zero = flag(next(st, live), 63);
+    v4u w = next(st, live & ~sticky_zero);
+    v4l sticky = pick(sticky_zero, ALL(0), range_of(w, ALL(1), ALL(6)));
+    v4l head_bits = range_of(next(st, live), ALL(0), F.p - sticky - 2);
+    v4l has_head = head_bits != 0, top = pick(has_head, head_bits - 1, ALL(0));
+    w = next(st, live & has_head);
+    v4l H = pick(has_head, (ALL(1) << top) | ((v4l)w & ((ALL(1) << top) - 1)), ALL(0));
+    v4l A = (H << (sticky + 1)) | (ALL(1) << sticky);
+    v4l has_sticky = sticky != 0;
+    v4l up = flag(next(st, live & has_sticky), 63);
+    A = pick(has_sticky, pick(up, A + 1, A - 1), A);
+    v4l len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
+    v4l hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
+    v4l ranged = live & (lo <= hi);
+    v4l eb = range_of(next(st, ranged), lo, hi);
+    v4l neg = flag(next(st, ranged), 63);
+    v4u R = next(st, ranged) & (v4u)frac_mask(F);
+    v4d a = to_double(A) * pow2(h - sticky - eb), c = (to_double((v4l)R) - to_double(H)) * pow2(ALL(u));
+    v4l ok_a, ok_b, ok_c;
+    out[0] = double_bits(F, neg_where(neg, a), &ok_a);
+    out[1] = double_bits(F, pow2(eb), &ok_b);
+    out[2] = double_bits(F, neg_where(neg, c), &ok_c);
+    *done = ranged & ok_a & ok_b & ok_c;
+}
+
+/* One attempt a case, four cases a vector. */
+LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    uint32_t now[4] = {0, 1, 2, 3};
+    for (size_t i = 0; i < n; i += 4) {
+        size_t lanes = n - i < 4 ? n - i : 4;
+        streams st = group_streams(rng, which + i, now, lanes);
+        v4u out[3];
+        v4l done;
+        grid_attempt(F, &st, out, &done);
+        save_streams(rng, which + i, now, lanes, &st);
+        for (size_t j = 0; j < lanes; j++) {
+            ok[i + j] = done[j] != 0;
+            v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
+        }
+    }
+}
+
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
 
 LANES_ENTRY void special_f32(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
@@ -426,4 +482,23 @@ void rdna2_closed_lanes(const fp_format *f, bool unfused, const int forced_sign[
         else
             closed_f16(unfused, forced_sign, c, floor, rng, which + first, m, v + first, ok + first);
     }
+}
+
+LANES_ENTRY void grid_f32(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    grid_lanes(F32, rng, which, n, v, ok);
+}
+
+LANES_ENTRY void grid_f16(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    grid_lanes(F16, rng, which, n, v, ok);
+}
+
+void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                bool *ok)
+{
+    if (f == &fp_f32)
+        grid_f32(rng, which, n, v, ok);
+    else
+        grid_f16(rng, which, n, v, ok);
 }

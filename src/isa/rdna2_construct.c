@@ -506,6 +506,8 @@ static bool k_at_least(uint64_t k, int e)
     return field != 0 && field != 0xff && field - fp_f32.bias >= e;
 }
 
+static bool design_after_grid(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
+
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -535,6 +537,13 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
         return design_subnormal_sum(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
         return design_subnormal_grid(s, r, v);
+    return design_after_grid(s, c, r, v);
+}
+
+/* design() from where the grid design's coin would be drawn (for a class
+ * that draws none there, from the same place), that coin having said no. */
+static bool design_after_grid(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
     if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)
         return subnormal_operands(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed == 1 && !s->unfused && double_product(s) && subnormal_with_k(s, r, v))
@@ -632,6 +641,19 @@ static uint32_t feasible_mask(const rdna2_lane *s)
     return m;
 }
 
+/* design_lane's attempts from attempt `first` on (the earlier ones made
+ * elsewhere and failed), the forced signs respected; after eight, a random
+ * case (it counts as a miss). */
+static void design_from(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3], int first)
+{
+    for (int attempt = first; attempt < 8; attempt++)
+        if (design(s, c, r, v)) {
+            rdna2_respect_forced_signs(s, v);
+            return;
+        }
+    design(s, GEN_RANDOM, r, v);
+}
+
 static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     bool reachable = (s->feasible >> c) & 1;
@@ -643,13 +665,7 @@ static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v
             design(s, GEN_RANDOM, r, v);
         return reachable;
     }
-    for (int attempt = 0; attempt < 8; attempt++)
-        if (design(s, c, r, v)) {
-            rdna2_respect_forced_signs(s, v);
-            return reachable;
-        }
-    /* Could not aim this draw: fall back to a random case (it counts as a miss). */
-    design(s, GEN_RANDOM, r, v);
+    design_from(s, c, r, v, 0);
     return reachable;
 }
 
@@ -904,13 +920,64 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
 /* Where a case of a block stands after its prefill. */
 enum { TO_DESIGN, RANDOM_DONE, CLOSED_DESIGNED };
 
+/* Whether a lane's subnormal cases go through the grid lanes
+ * (rdna2_subnormal_grid_lanes): one where design() draws the grid design's
+ * coin first (no literal, fused, some product reaches the class), sources
+ * and result all f32 or all f16, one lane a case, and the class feasible
+ * and not a closed one (design_lane goes straight to design()). */
+static bool grid_lanes_cover(const isa_instance *in, const rdna2_lane *s)
+{
+    const fp_format *d = s->dest;
+    return lanes_of(in->op) == 1 && s->fixed < 0 && !s->unfused && (d == &fp_f32 || d == &fp_f16) &&
+           s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && ((s->feasible >> GEN_SUBNORMAL) & 1) &&
+           !((s->closed >> GEN_SUBNORMAL) & 1) && !sum_never_tiny(s);
+}
+
+/* A block's subnormal cases, where grid_lanes_cover: each draws design()'s
+ * coin for the grid design; the cases it sends there make that first
+ * attempt four at a time, the others make theirs here (design_after_grid);
+ * a first attempt that fails goes on as design_lane's loop would.  The
+ * scalar grid design was a third of such a case's time, most of it
+ * mispredicted branches on its coins. */
+static void subnormal_grid_block(const rdna2_lane *s, const gen_class *c, gen_rng *r, size_t n, uint8_t *state,
+                                 uint64_t (*v)[2][3])
+{
+    uint32_t heads[CLOSED_BLOCK];
+    uint64_t got[CLOSED_BLOCK][3];
+    bool ok[CLOSED_BLOCK];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (state[i] != TO_DESIGN || c[i] != GEN_SUBNORMAL)
+            continue;
+        state[i] = CLOSED_DESIGNED;
+        if (gen_coin(&r[i])) {
+            heads[m++] = (uint32_t)i;
+            continue;
+        }
+        if (design_after_grid(s, GEN_SUBNORMAL, &r[i], v[i][0]))
+            rdna2_respect_forced_signs(s, v[i][0]);
+        else
+            design_from(s, GEN_SUBNORMAL, &r[i], v[i][0], 1);
+    }
+    rdna2_subnormal_grid_lanes(s->dest, r, heads, m, got, ok);
+    for (size_t k = 0; k < m; k++) {
+        uint64_t *w = v[heads[k]][0];
+        if (ok[k]) {
+            memcpy(w, got[k], sizeof got[k]);
+            rdna2_respect_forced_signs(s, w);
+        } else {
+            design_from(s, GEN_SUBNORMAL, &r[heads[k]], w, 1);
+        }
+    }
+}
+
 /* Up to CLOSED_BLOCK cases: every draw of a case in the order construct_case
  * makes them (the cases' streams are their own, so the order across cases is
  * free): the prefills, then the closed-form classes' designs (closed[c]:
  * class c is one for this lane), gathered by class, then each case's other
  * designs and its placement. */
-static void construct_block(const isa_instance *in, const rdna2_lane *s, const bool *closed, const gen_class *c,
-                            gen_rng *r, size_t n, uint32_t *words, bool *reachable)
+static void construct_block(const isa_instance *in, const rdna2_lane *s, const bool *closed, bool grid,
+                            const gen_class *c, gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
     const isa_op *op = in->op;
     int lanes = lanes_of(op);
@@ -930,6 +997,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], v);
+    if (grid)
+        subnormal_grid_block(s, c, r, n, state, v);
     for (size_t i = 0; i < n; i++) {
         if (state[i] == RANDOM_DONE)
             continue;
@@ -952,8 +1021,10 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);
+    bool grid = grid_lanes_cover(in, &s);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
-        construct_block(in, &s, closed, c + first, r + first, m, words + first * in->op->n_in, reachable + first);
+        construct_block(in, &s, closed, grid, c + first, r + first, m, words + first * in->op->n_in,
+                        reachable + first);
     }
 }
