@@ -923,50 +923,57 @@ enum { TO_DESIGN, RANDOM_DONE, CLOSED_DESIGNED };
 /* Whether a lane's subnormal cases go through the grid lanes
  * (rdna2_subnormal_grid_lanes): one where design() draws the grid design's
  * coin first (no literal, fused, some product reaches the class), sources
- * and result all f32 or all f16, one lane a case, and the class feasible
- * and not a closed one (design_lane goes straight to design()). */
-static bool grid_lanes_cover(const isa_instance *in, const rdna2_lane *s)
+ * and result all f32 or all f16, and the class feasible and not a closed
+ * one (design_lane goes straight to design()). */
+static bool grid_lanes_cover(const rdna2_lane *s)
 {
     const fp_format *d = s->dest;
-    return lanes_of(in->op) == 1 && s->fixed < 0 && !s->unfused && (d == &fp_f32 || d == &fp_f16) &&
-           s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && ((s->feasible >> GEN_SUBNORMAL) & 1) &&
-           !((s->closed >> GEN_SUBNORMAL) & 1) && !sum_never_tiny(s);
+    return s->fixed < 0 && !s->unfused && (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d &&
+           s->fmt[2] == d && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
+           !sum_never_tiny(s);
 }
 
-/* A block's subnormal cases, where grid_lanes_cover: each draws design()'s
- * coin for the grid design; the cases it sends there make that first
- * attempt four at a time, the others make theirs here (design_after_grid);
- * a first attempt that fails goes on as design_lane's loop would.  The
- * scalar grid design was a third of such a case's time, most of it
- * mispredicted branches on its coins. */
-static void subnormal_grid_block(const rdna2_lane *s, const gen_class *c, gen_rng *r, size_t n, uint8_t *state,
-                                 uint64_t (*v)[2][3])
+/* A block's subnormal cases, where grid_lanes_cover, lane by lane (a
+ * packed case's low lane designed to the end before its high lane draws):
+ * each draws design()'s coin for the grid design; the cases it sends there
+ * make that first attempt four at a time, the others make theirs here
+ * (design_after_grid); a first attempt that fails goes on as design_lane's
+ * loop would.  The scalar grid design was a third of such a case's time,
+ * most of it mispredicted branches on its coins. */
+static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class *c, gen_rng *r, size_t n,
+                                 uint8_t *state, uint64_t (*v)[2][3])
 {
-    uint32_t heads[CLOSED_BLOCK];
+    uint32_t heads[CLOSED_BLOCK], cases[CLOSED_BLOCK];
     uint64_t got[CLOSED_BLOCK][3];
     bool ok[CLOSED_BLOCK];
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (state[i] != TO_DESIGN || c[i] != GEN_SUBNORMAL)
-            continue;
-        state[i] = CLOSED_DESIGNED;
-        if (gen_coin(&r[i])) {
-            heads[m++] = (uint32_t)i;
-            continue;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == TO_DESIGN && c[i] == GEN_SUBNORMAL) {
+            state[i] = CLOSED_DESIGNED;
+            cases[count++] = (uint32_t)i;
         }
-        if (design_after_grid(s, GEN_SUBNORMAL, &r[i], v[i][0]))
-            rdna2_respect_forced_signs(s, v[i][0]);
-        else
-            design_from(s, GEN_SUBNORMAL, &r[i], v[i][0], 1);
-    }
-    rdna2_subnormal_grid_lanes(s->dest, r, heads, m, got, ok);
-    for (size_t k = 0; k < m; k++) {
-        uint64_t *w = v[heads[k]][0];
-        if (ok[k]) {
-            memcpy(w, got[k], sizeof got[k]);
-            rdna2_respect_forced_signs(s, w);
-        } else {
-            design_from(s, GEN_SUBNORMAL, &r[heads[k]], w, 1);
+    for (int lane = 0; lane < lanes; lane++) {
+        size_t m = 0;
+        for (size_t k = 0; k < count; k++) {
+            uint32_t i = cases[k];
+            if (gen_coin(&r[i])) {
+                heads[m++] = i;
+                continue;
+            }
+            if (design_after_grid(s, GEN_SUBNORMAL, &r[i], v[i][lane]))
+                rdna2_respect_forced_signs(s, v[i][lane]);
+            else
+                design_from(s, GEN_SUBNORMAL, &r[i], v[i][lane], 1);
+        }
+        rdna2_subnormal_grid_lanes(s->dest, r, heads, m, got, ok);
+        for (size_t k = 0; k < m; k++) {
+            uint64_t *w = v[heads[k]][lane];
+            if (ok[k]) {
+                memcpy(w, got[k], sizeof got[k]);
+                rdna2_respect_forced_signs(s, w);
+            } else {
+                design_from(s, GEN_SUBNORMAL, &r[heads[k]], w, 1);
+            }
         }
     }
 }
@@ -998,7 +1005,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], v);
     if (grid)
-        subnormal_grid_block(s, c, r, n, state, v);
+        subnormal_grid_block(s, lanes, c, r, n, state, v);
     for (size_t i = 0; i < n; i++) {
         if (state[i] == RANDOM_DONE)
             continue;
@@ -1021,7 +1028,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);
-    bool grid = grid_lanes_cover(in, &s);
+    bool grid = grid_lanes_cover(&s);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
         construct_block(in, &s, closed, grid, c + first, r + first, m, words + first * in->op->n_in,
