@@ -105,5 +105,13 @@ int main(void)
     CHECK(kind_of(f32, &fp_f32, 0x00000001u, 0, false) == KIND_FLUSH, "subnormal vs +0");
     CHECK(kind_of(f32, &fp_f32, 0x3f800001u, 0x3f800000u, true) == KIND_TIE_DIRECTION, "a unit at a tie");
     CHECK(kind_of(f32, &fp_f32, 0x7fc00000u, 0x7f800001u, false) == KIND_NAN_PAYLOAD, "two NaNs");
+    /* A low f64 word that ends the tuple has no high word to read: a plain
+     * word (an op shaped so is made up here; none in the table is). */
+    static const isa_word lone_low[1] = {{"d", WORD_F64LO}};
+    isa_op lone = {0};
+    lone.n_out = 1, lone.out = lone_low;
+    uint32_t host[ISA_MAX_OUT + 1] = {1, 0}, dev[ISA_MAX_OUT + 1] = {2, 0};
+    CHECK(eng_kind_of(&lone, false, host, dev) == KIND_OTHER, "a lone low f64 word: %s",
+          eng_kind_name(eng_kind_of(&lone, false, host, dev)));
     return check_report("kinds");
 }

@@ -89,6 +89,11 @@ eng_kind eng_kind_of(const isa_op *op, bool tie, const uint32_t *host, const uin
             }
             break;
         case WORD_F64LO: {
+            if (i + 1 >= op->n_out) {  /* a low word with no high word after it: a plain word, as compare.c has it */
+                if (host[i] != device[i])
+                    return KIND_OTHER;
+                break;
+            }
             uint64_t a = host[i] | (uint64_t)host[i + 1] << 32, b = device[i] | (uint64_t)device[i + 1] << 32;
             if (a != b)
                 return judge(&fp_f64, a, b, tie);
