@@ -18,6 +18,19 @@ int main(void)
             continue;
         CHECK_EQ_HEX(rne(&fp_f32, fp_decode(&fp_f32, b), NULL), b, "f32 round trip");
     }
+    /* The encoding tests agree with decoding: every f16 and e4m3 pattern (e4m3
+     * has no infinity), f32 and f64 at their zeros and infinities. */
+    const fp_format *small[2] = {&fp_f16, &fp_e4m3};
+    for (int k = 0; k < 2; k++)
+        for (uint64_t b = 0; b < (1ull << small[k]->bits); b++) {
+            fp_value v = fp_decode(small[k], b);
+            CHECK(fp_is_inf_bits(small[k], b) == (v.kind == FPK_INF), "%s %llx infinity", small[k]->name,
+                  (unsigned long long)b);
+            CHECK(fp_is_zero_bits(small[k], b) == (v.kind == FPK_ZERO), "%s %llx zero", small[k]->name,
+                  (unsigned long long)b);
+        }
+    CHECK(fp_is_inf_bits(&fp_f32, 0xff800000) && !fp_is_inf_bits(&fp_f32, 0x7f800001), "f32 infinity");
+    CHECK(fp_is_inf_bits(&fp_f64, 0x7ff0000000000000ull) && fp_is_zero_bits(&fp_f64, 1ull << 63), "f64 inf, -0");
     /* (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: a tie at f32, to even. */
     fp_value a = fp_decode(&fp_f32, 0x3f800800);
     fp_value p = fp_mul(a, a);

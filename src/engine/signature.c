@@ -54,9 +54,9 @@ int eng_known_load(const char *dir, bool required, io_known *k, char *err, size_
     return 0;
 }
 
-/* The kind of one differing word pair, from the encodings' fields (f16,
- * f32, f64: formats with infinities), not decoded values: a campaign on a
- * device that takes a liberty judges a third of its cases. */
+/* The kind of one differing word pair, from the kit's tests of the
+ * encodings, not decoded values: a campaign on a device that takes a
+ * liberty judges a third of its cases. */
 static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
 {
     bool hn = fp_is_nan_bits(f, h), dn = fp_is_nan_bits(f, d);
@@ -64,14 +64,14 @@ static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
         return KIND_NAN_PAYLOAD;
     if (hn != dn)
         return KIND_NAN_VS_NUMBER;
-    uint64_t sign = 1ull << (f->bits - 1), inf = ((1ull << f->exp_bits) - 1) << (f->precision - 1);
-    uint64_t hm = h & ~sign, dm = d & ~sign;  /* magnitudes: NaNs are gone, so inf is the top */
-    if ((hm == inf) != (dm == inf))
+    if (fp_is_inf_bits(f, h) != fp_is_inf_bits(f, d))
         return KIND_INF_VS_FINITE;
-    if (hm == 0 && dm == 0)
+    bool hz = fp_is_zero_bits(f, h), dz = fp_is_zero_bits(f, d);
+    if (hz && dz)
         return KIND_SIGN_OF_ZERO;
-    if ((hm == 0 && fp_is_subnormal_bits(f, d)) || (dm == 0 && fp_is_subnormal_bits(f, h)))
+    if ((hz && fp_is_subnormal_bits(f, d)) || (dz && fp_is_subnormal_bits(f, h)))
         return KIND_FLUSH;
+    uint64_t sign = 1ull << (f->bits - 1);
     if ((h & sign) == (d & sign) && (h - d == 1 || d - h == 1))
         return tie ? KIND_TIE_DIRECTION : KIND_ONE_UNIT;
     return KIND_OTHER;

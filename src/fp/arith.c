@@ -12,6 +12,14 @@ static void trim_sig(fp_u128 *sig, int *exp)
     *exp += tz;
 }
 
+/* trim_sig of a significand held in 64 bits. */
+static void trim64(uint64_t *sig, int *exp)
+{
+    int tz = __builtin_ctzll(*sig);
+    *sig >>= tz;
+    *exp += tz;
+}
+
 /* Drop trailing zero bits so significands stay as short as possible. */
 static fp_value trim(fp_value v)
 {
@@ -70,36 +78,31 @@ fp_value fp_mul(fp_value a, fp_value b)
     if (a.kind == FPK_ZERO || b.kind == FPK_ZERO)
         return fp_zero(sign);
     bool lost = a.jammed || b.jammed;
+    fp_u128 sa = a.sig, sb = b.sig;
     int ea = a.exp, eb = b.exp;
-    if (!(uint64_t)(a.sig >> 64) && !(uint64_t)(b.sig >> 64)) {
-        /* Significands within 64 bits (every decoded source): trimmed and
-         * multiplied as 64-bit words.  In 128-bit variables, GCC kept their
-         * halves apart in memory and reloaded them as 16-byte values, a
-         * store-forwarding stall per product (perf annotate of the exact
-         * model's f32 fma). */
-        uint64_t x = (uint64_t)a.sig, y = (uint64_t)b.sig;
-        if (!a.jammed) {
-            int tz = __builtin_ctzll(x);
-            x >>= tz;
-            ea += tz;
-        }
-        if (!b.jammed) {
-            int tz = __builtin_ctzll(y);
-            y >>= tz;
-            eb += tz;
-        }
-        if (__builtin_clzll(x) + __builtin_clzll(y) >= 1) {  /* at most 127 bits */
+    if (!(uint64_t)(sa >> 64) && !(uint64_t)(sb >> 64)) {
+        /* Significands within 64 bits (every decoded source): trimmed and,
+         * where the product fits 127 bits, multiplied as 64-bit words.  In
+         * 128-bit variables GCC kept their halves apart in memory and
+         * reloaded them as 16-byte values, a store-forwarding stall per
+         * product (perf annotate of the exact model's f32 fma). */
+        uint64_t x = (uint64_t)sa, y = (uint64_t)sb;
+        if (!a.jammed)
+            trim64(&x, &ea);
+        if (!b.jammed)
+            trim64(&y, &eb);
+        if (__builtin_clzll(x) + __builtin_clzll(y) >= 1) {
             fp_value r = fp_from_int(sign, (fp_u128)x * y, ea + eb);
             r.jammed = lost;
             return r;
         }
+        sa = x, sb = y;
+    } else {
+        if (!a.jammed)
+            trim_sig(&sa, &ea);
+        if (!b.jammed)
+            trim_sig(&sb, &eb);
     }
-    fp_u128 sa = a.sig, sb = b.sig;
-    ea = a.exp, eb = b.exp;
-    if (!a.jammed)
-        trim_sig(&sa, &ea);
-    if (!b.jammed)
-        trim_sig(&sb, &eb);
     int la = bit_length(sa), lb = bit_length(sb);
     /* Keep the product within 127 bits; only wider-than-double inputs need it. */
     if (la + lb > 127) {

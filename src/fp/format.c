@@ -38,6 +38,13 @@ bool fp_is_subnormal_bits(const fp_format *f, uint64_t bits)
     return exp_field(f, bits) == 0 && frac_field(f, bits) != 0;
 }
 
+bool fp_is_inf_bits(const fp_format *f, uint64_t bits)
+{
+    return !f->finite_top && exp_field(f, bits) == (1ull << f->exp_bits) - 1 && frac_field(f, bits) == 0;
+}
+
+bool fp_is_zero_bits(const fp_format *f, uint64_t bits) { return (bits & ~sign_mask(f)) == 0; }
+
 uint64_t fp_flush_bits(const fp_format *f, uint64_t bits)
 {
     return fp_is_subnormal_bits(f, bits) ? bits & sign_mask(f) : bits;

@@ -75,6 +75,8 @@ fp_value fp_nan(void);
 uint64_t fp_default_nan(const fp_format *f);
 bool fp_is_nan_bits(const fp_format *f, uint64_t bits);
 bool fp_is_subnormal_bits(const fp_format *f, uint64_t bits);
+bool fp_is_inf_bits(const fp_format *f, uint64_t bits);   /* either sign; never in a finite_top format */
+bool fp_is_zero_bits(const fp_format *f, uint64_t bits);  /* either sign */
 uint64_t fp_flush_bits(const fp_format *f, uint64_t bits);  /* subnormal -> signed zero */
 
 /* Exact arithmetic (IEEE special-value rules; exact zero sums are +0). */

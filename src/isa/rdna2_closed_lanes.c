@@ -397,17 +397,19 @@ LANES void grid_attempt(lane_format F, streams *st, v4u out[3], v4l *done)
     v4l up = flag(next(st, live & has_sticky), 63);
     A = pick(has_sticky, pick(up, A + 1, A - 1), A);
     v4l len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
+    /* b's exponent range is never empty here (the scalar design gives up
+     * where it is): hi = -1 - sticky, at least -7, and lo = emin, since A
+     * has at most p bits. */
     v4l hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
-    v4l ranged = live & (lo <= hi);
-    v4l eb = range_of(next(st, ranged), lo, hi);
-    v4l neg = flag(next(st, ranged), 63);
-    v4u R = next(st, ranged) & (v4u)frac_mask(F);
+    v4l eb = range_of(next(st, live), lo, hi);
+    v4l neg = flag(next(st, live), 63);
+    v4u R = next(st, live) & (v4u)frac_mask(F);
     v4d a = to_double(A) * pow2(h - sticky - eb), c = (to_double((v4l)R) - to_double(H)) * pow2(ALL(u));
     v4l ok_a, ok_b, ok_c;
     out[0] = double_bits(F, neg_where(neg, a), &ok_a);
     out[1] = double_bits(F, pow2(eb), &ok_b);
     out[2] = double_bits(F, neg_where(neg, c), &ok_c);
-    *done = ranged & ok_a & ok_b & ok_c;
+    *done = live & ok_a & ok_b & ok_c;
 }
 
 /* One attempt a case, four cases a vector. */
