@@ -316,10 +316,21 @@ static bool design_double_round(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
     if (s->dest == &fp_f16) {
         int ec = gen_range(r, -3, 14);
         uint64_t c16 = gen_value_with_exp(&fp_f16, r, sign_for(s, 2, r), ec, 0);
-        double c = (double)fp_fast_f16_to_f32((uint32_t)c16);
-        int k = fp_dexp(fp_dabs(c)) - 11;
         int m = gen_range(r, 1, 7);
         bool neg = gen_coin(r);
+        if (s->fmt[0] == &fp_f16 && s->fmt[1] == &fp_f16 && s->fmt[2] == &fp_f16) {
+            /* The encodings written out (what gen_double_bits makes of the
+             * values below; three calls of it were a tenth of a packed case):
+             * a = (1024 + m) 2^(ec - 21), exponent ec - 11 in [-14, 3] and
+             * fraction m; b = (1024 - m) 2^-10, exponent -1 and fraction
+             * 1024 - 2m; c as drawn.  All normal. */
+            v[0] = (uint64_t)neg << 15 | (uint64_t)(ec - 11 + 15) << 10 | (uint64_t)m;
+            v[1] = 14u << 10 | (uint64_t)(1024 - 2 * m);
+            v[2] = c16;
+            return true;
+        }
+        double c = (double)fp_fast_f16_to_f32((uint32_t)c16);
+        int k = fp_dexp(fp_dabs(c)) - 11;
         double a = (double)(1024 + m) * fp_pow2(k - 10), b = (double)(1024 - m) * fp_pow2(-10);
         return gen_double_bits(s->fmt[0], neg ? -a : a, &v[0]) && gen_double_bits(s->fmt[1], b, &v[1]) &&
                gen_double_bits(s->fmt[2], c, &v[2]);
