@@ -1,0 +1,52 @@
+/* The shapes the RDNA 2 designs promise, read back from the words they
+ * write: the double-round design of an all-f16 lane (rdna2_construct.c's
+ * design_double_round) writes its encodings out, not through
+ * gen_double_bits, so here the values are decoded by another path (the f16
+ * to f32 conversion) and held to the shape the design is made of: c normal
+ * at an exponent ec in [-3, 14], b = (1024 - m) 2^-10 and
+ * |a| = (1024 + m) 2^(ec - 21) for one m in [1, 7], a of either sign. */
+#include <math.h>
+#include "check.h"
+#include "fp/fast.h"
+#include "gen/gen.h"
+#include "isa/isa.h"
+
+enum { CASES = 20000 };
+
+static void double_round_f16(const char *name)
+{
+    const isa_op *op = isa_op_find(name);
+    CHECK(op != NULL, "no op %s", name);
+    if (!op)
+        return;
+    isa_instance in;
+    isa_instance_default(&in, op);  /* no modifiers, the low halves */
+    unsigned bad = 0, negative = 0, seen_m = 0;
+    for (unsigned i = 0; i < CASES && bad < 5; i++) {
+        gen_rng r = gen_rng_for(11, 3, i);
+        uint32_t w[ISA_MAX_IN] = {0};
+        op->impl->construct(&in, GEN_DOUBLE_ROUND, &r, w);
+        uint32_t a = w[op->src[0]] & 0xffffu, b = w[op->src[1]] & 0xffffu, c = w[op->src[2]] & 0xffffu;
+        double va = fp_fast_f16_to_f32(a), vb = fp_fast_f16_to_f32(b), vc = fp_fast_f16_to_f32(c);
+        int ec = ilogb(vc);
+        double m = 1024 - vb * 1024;
+        bool ok = vc != 0 && isfinite(vc) && ec >= -3 && ec <= 14 && m >= 1 && m <= 7 && m == floor(m) &&
+                  fabs(va) == (1024 + m) * ldexp(1, ec - 21);
+        if (!ok) {
+            CHECK(0, "%s case %u: a %04x b %04x c %04x is not the double-round shape", name, i, a, b, c);
+            bad++;
+        }
+        negative += va < 0;
+        if (ok)
+            seen_m |= 1u << (int)m;
+    }
+    CHECK(negative > CASES / 3 && negative < 2 * CASES / 3, "%s: %u of %u a negative", name, negative, CASES);
+    CHECK(seen_m == 0xfeu, "%s: the m drawn: %#x, want 1 to 7", name, seen_m);
+}
+
+int main(void)
+{
+    double_round_f16("rdna2.v_fma_f16");
+    double_round_f16("rdna2.v_fmac_f16");
+    return check_report("rdna2-designs");
+}
