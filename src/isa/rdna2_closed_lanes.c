@@ -240,24 +240,24 @@ LANES void attempt(lane_format F, bool unfused, const int forced[3], gen_class c
     *done = ok;
 }
 
-/* The states of the cases now[0..m) (case which[now[i]]'s in state[i]),
- * zeros after them to a whole vector, for groups of four to read in one
- * load each.  Not case by case into a vector: four scalar stores read back
- * as one vector miss store forwarding, and that stall was a tenth of
- * closed_f32's time. */
+/* The states of the cases now[0..m) (case which[now[i]]'s in state[i];
+ * now NULL: which[i]'s), zeros after them to a whole vector, for groups of
+ * four to read in one load each.  Not case by case into a vector: four
+ * scalar stores read back as one vector miss store forwarding, and that
+ * stall was a tenth of closed_f32's time. */
 LANES void gather_states(const gen_rng *rng, const uint32_t *which, const uint32_t *now, size_t m, uint64_t *state)
 {
     for (size_t i = 0; i < m; i++)
-        state[i] = rng[which[now[i]]].s;
+        state[i] = rng[which[now ? now[i] : i]].s;
     for (size_t i = m; i % 4; i++)
         state[i] = 0;
 }
 
-/* The states back to their cases. */
+/* The states back to their cases (now as gather_states takes it). */
 LANES void scatter_states(gen_rng *rng, const uint32_t *which, const uint32_t *now, size_t m, const uint64_t *state)
 {
     for (size_t i = 0; i < m; i++)
-        rng[which[now[i]]].s = state[i];
+        rng[which[now ? now[i] : i]].s = state[i];
 }
 
 /* A group of up to four cases' streams from state[0..lanes), the lanes past them dead. */
@@ -268,6 +268,9 @@ LANES streams group_streams(const uint64_t *state, size_t lanes)
     st.live = (v4l){0, 1, 2, 3} < (int64_t)lanes;
     return st;
 }
+
+/* Where a group's streams stand after it drew, back into state[0..4). */
+LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcpy(state, &st->s, sizeof st->s); }
 
 /* Up to eight attempts per case, as rdna2_closed_lane makes them; each
  * round packs the cases still without a design four to a vector (k: the
@@ -293,7 +296,7 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
             v4u out[3];
             v4l done;
             attempt(F, unfused, forced, c, floor, &st, out, &done);
-            __builtin_memcpy(state + i, &st.s, sizeof st.s);
+            ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
                 if (done[j]) {
@@ -375,7 +378,7 @@ LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint
             v4u out[3];
             for (int src = 0; src < 3; src++)
                 out[src] = special_source(F, lo, hi, &st, &hit);
-            __builtin_memcpy(state + i, &st.s, sizeof st.s);
+            ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
                 v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
@@ -431,24 +434,21 @@ LANES void grid_attempt(lane_format F, streams *st, v4u out[3], v4l *done)
 /* One attempt a case, four cases a vector. */
 LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    uint32_t all[CLOSED_LANES_MAX];
     uint64_t state[CLOSED_LANES_MAX + 3];
-    for (size_t i = 0; i < n; i++)
-        all[i] = (uint32_t)i;
-    gather_states(rng, which, all, n, state);
+    gather_states(rng, which, NULL, n, state);
     for (size_t i = 0; i < n; i += 4) {
         size_t lanes = n - i < 4 ? n - i : 4;
         streams st = group_streams(state + i, lanes);
         v4u out[3];
         v4l done;
         grid_attempt(F, &st, out, &done);
-        __builtin_memcpy(state + i, &st.s, sizeof st.s);
+        ungroup_streams(&st, state + i);
         for (size_t j = 0; j < lanes; j++) {
             ok[i + j] = done[j] != 0;
             v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
         }
     }
-    scatter_states(rng, which, all, n, state);
+    scatter_states(rng, which, NULL, n, state);
 }
 
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};

@@ -307,6 +307,12 @@ static bool overflow_by_magnitude(const rdna2_lane *s, fp_value x, gen_rng *r, u
     return false;
 }
 
+/* An f16 value's encoding in f (f16 or f32: exact either way). */
+static uint64_t half_as(const fp_format *f, uint32_t h)
+{
+    return f == &fp_f16 ? h : fp_fbits(fp_fast_f16_to_f32(h));
+}
+
 /* Round onto a tie at f32 first: for an f16 destination, c on the f16 grid
  * and a product just under half a unit of it (1 - m^2 2^-20, the record's
  * shape); for an f32 destination, an inexact product whose rounded value
@@ -315,25 +321,20 @@ static bool design_double_round(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     if (s->dest == &fp_f16) {
         int ec = gen_range(r, -3, 14);
-        uint64_t c16 = gen_value_with_exp(&fp_f16, r, sign_for(s, 2, r), ec, 0);
+        uint32_t c = (uint32_t)gen_value_with_exp(&fp_f16, r, sign_for(s, 2, r), ec, 0);
         int m = gen_range(r, 1, 7);
         bool neg = gen_coin(r);
-        if (s->fmt[0] == &fp_f16 && s->fmt[1] == &fp_f16 && s->fmt[2] == &fp_f16) {
-            /* The encodings written out (what gen_double_bits makes of the
-             * values below; three calls of it were a tenth of a packed case):
-             * a = (1024 + m) 2^(ec - 21), exponent ec - 11 in [-14, 3] and
-             * fraction m; b = (1024 - m) 2^-10, exponent -1 and fraction
-             * 1024 - 2m; c as drawn.  All normal. */
-            v[0] = (uint64_t)neg << 15 | (uint64_t)(ec - 11 + 15) << 10 | (uint64_t)m;
-            v[1] = 14u << 10 | (uint64_t)(1024 - 2 * m);
-            v[2] = c16;
-            return true;
-        }
-        double c = (double)fp_fast_f16_to_f32((uint32_t)c16);
-        int k = fp_dexp(fp_dabs(c)) - 11;
-        double a = (double)(1024 + m) * fp_pow2(k - 10), b = (double)(1024 - m) * fp_pow2(-10);
-        return gen_double_bits(s->fmt[0], neg ? -a : a, &v[0]) && gen_double_bits(s->fmt[1], b, &v[1]) &&
-               gen_double_bits(s->fmt[2], c, &v[2]);
+        /* As f16 encodings, all normal: a = (1024 + m) 2^(ec - 21), exponent
+         * ec - 11 in [-14, 3] and fraction m; b = (1024 - m) 2^-10, exponent
+         * -1 and fraction 1024 - 2m; c as drawn.  An f32 source (a MIX op's)
+         * takes the same value widened.  (Through gen_double_bits from
+         * doubles, the three encodings were a tenth of a packed case.) */
+        uint32_t a = (uint32_t)neg << 15 | (uint32_t)(ec - 11 + 15) << 10 | (uint32_t)m;
+        uint32_t b = 14u << 10 | (uint32_t)(1024 - 2 * m);
+        v[0] = half_as(s->fmt[0], a);
+        v[1] = half_as(s->fmt[1], b);
+        v[2] = half_as(s->fmt[2], c);
+        return true;
     }
     int budget;
     int target = class_target(s, GEN_TIE, r, &budget);
@@ -517,7 +518,7 @@ static bool k_at_least(uint64_t k, int e)
     return field != 0 && field != 0xff && field - fp_f32.bias >= e;
 }
 
-static bool design_after_grid(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
+static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
 
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
@@ -548,22 +549,14 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
         return design_subnormal_sum(s, r, v);
     if (c == GEN_SUBNORMAL && s->fixed < 0 && gen_coin(r))
         return design_subnormal_grid(s, r, v);
-    return design_after_grid(s, c, r, v);
-}
-
-/* design() from where the grid design's coin would be drawn (for a class
- * that draws none there, from the same place), that coin having said no. */
-static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
-
-static bool design_after_grid(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
-{
     if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)
         return subnormal_operands(s, r, v);
     return design_aimed(s, c, r, v);
 }
 
-/* design_after_grid past the subnormal class's coin for its operands
- * design (a class that draws none there: from the same place). */
+/* design() past the subnormal class's coins (for a class that draws none
+ * there, from the same place): the product aimed at the class's target,
+ * then the addend. */
 static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_SUBNORMAL && s->fixed == 1 && !s->unfused && double_product(s) && subnormal_with_k(s, r, v))
@@ -953,13 +946,24 @@ static bool grid_lanes_cover(const rdna2_lane *s)
            !sum_never_tiny(s);
 }
 
+/* A subnormal case's lane after design()'s first attempt (ok: it made
+ * one): the forced signs respected, or design_lane's loop from its second
+ * attempt on. */
+static void after_first_attempt(const rdna2_lane *s, bool ok, gen_rng *r, uint64_t v[3])
+{
+    if (ok)
+        rdna2_respect_forced_signs(s, v);
+    else
+        design_from(s, GEN_SUBNORMAL, r, v, 1);
+}
+
 /* A block's subnormal cases, where grid_lanes_cover, lane by lane (a
  * packed case's low lane designed to the end before its high lane draws):
- * each draws design()'s coin for the grid design; the cases it sends there
- * make that first attempt four at a time, the others make theirs here
- * (design_after_grid); a first attempt that fails goes on as design_lane's
- * loop would.  The scalar grid design was a third of such a case's time,
- * most of it mispredicted branches on its coins. */
+ * each draws design()'s coins first (the grid design's, then the operands
+ * design's one in three); the grid design's cases make that first attempt
+ * four at a time, the others theirs here; a first attempt that fails goes
+ * on as design_lane's loop would.  The scalar grid design was a third of
+ * such a case's time, most of it mispredicted branches on its coins. */
 static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class *c, gen_rng *r, size_t n,
                                  uint8_t *state, uint64_t (*v)[2][3])
 {
@@ -983,28 +987,25 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
             bool grid_design = gen_coin(&r[i]);
             heads[m] = i;
             m += grid_design;
-            bool ops = !grid_design && gen_below(&r[i], 3) == 0;  /* design_after_grid's first draw */
+            bool ops = !grid_design && gen_below(&r[i], 3) == 0;  /* design()'s next draw */
             operands[n_ops] = aimed[n_aimed] = i;
             n_ops += ops;
             n_aimed += !grid_design && !ops;
         }
-        for (size_t k = 0; k < n_ops + n_aimed; k++) {
-            bool ops = k < n_ops;
-            uint32_t i = ops ? operands[k] : aimed[k - n_ops];
-            if (ops ? subnormal_operands(s, &r[i], v[i][lane]) : design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]))
-                rdna2_respect_forced_signs(s, v[i][lane]);
-            else
-                design_from(s, GEN_SUBNORMAL, &r[i], v[i][lane], 1);
+        for (size_t k = 0; k < n_ops; k++) {
+            uint32_t i = operands[k];
+            after_first_attempt(s, subnormal_operands(s, &r[i], v[i][lane]), &r[i], v[i][lane]);
+        }
+        for (size_t k = 0; k < n_aimed; k++) {
+            uint32_t i = aimed[k];
+            after_first_attempt(s, design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]), &r[i], v[i][lane]);
         }
         rdna2_subnormal_grid_lanes(s->dest, r, heads, m, got, ok);
         for (size_t k = 0; k < m; k++) {
             uint64_t *w = v[heads[k]][lane];
-            if (ok[k]) {
+            if (ok[k])
                 memcpy(w, got[k], sizeof got[k]);
-                rdna2_respect_forced_signs(s, w);
-            } else {
-                design_from(s, GEN_SUBNORMAL, &r[heads[k]], w, 1);
-            }
+            after_first_attempt(s, ok[k], &r[heads[k]], w);
         }
     }
 }
