@@ -10,9 +10,13 @@
  * TIEFUZZ_GEN_CLASS=NAME makes every case of that one class instead, and
  * the time a case took (wall clock, ns) goes to stderr: to time one class
  * of two builds side by side.
+ * TIEFUZZ_GEN_PLAIN=1 keeps every block at the op's default instance (the
+ * plain encoding, as bench_rdna2's pipeline figure) instead of the default
+ * controls' block instances: to tell a control's cost from the class's.
  * Usage: gen_count N OP... */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "engine/options.h"
 #include "engine/plan.h"
 #include "isa/classify.h"
@@ -38,6 +42,8 @@ int main(int argc, char **argv)
         return 2;
     }
     gen_class wanted = (gen_class)(only < 0 ? 0 : only);
+    const char *plain_env = getenv("TIEFUZZ_GEN_PLAIN");
+    bool plain = plain_env && *plain_env && strcmp(plain_env, "0") != 0;
     double started = eng_now();
     for (int a = 2; a < argc; a++) {
         const isa_op *op = isa_op_find(argv[a]);
@@ -54,7 +60,10 @@ int main(int argc, char **argv)
         }
         for (unsigned long first = 0; first < n; first += 1024) {
             unsigned count = n - first < 1024 ? (unsigned)(n - first) : 1024;
-            eng_block_instance(&tmpl, false, false, 1, first / 2048, mine, nm, &in);
+            if (plain)
+                in = tmpl;
+            else
+                eng_block_instance(&tmpl, false, false, 1, first / 2048, mine, nm, &in);
             eng_make_cases(&in, 1, first, count, mine, nm, words, out, v);
             for (unsigned i = 0; i < count * op->n_out; i++)
                 sum = sum * 31 + out[i];

@@ -9,6 +9,7 @@
  * picks its fields without branches); gen_double_bits says
  * what the kit does of whether a double is a value of f16, f32 or f64, and
  * its encoding. */
+#include <math.h>
 #include <stdlib.h>
 #include "check.h"
 #include "fp/fast.h"
@@ -133,8 +134,41 @@ static void ties_at_powers_of_two(void)
     CHECK(built > 20000 && ties == built, "x at a power of two: %u of %u ties built are ties", ties, built);
 }
 
+/* A near tie of a product far below an f16 result's subnormal unit (a
+ * power of two under 2^-160; an f32 c): y is then the tie point itself, x
+ * plus an offset of -x, for the one draw in six whose offset cancels x.  The
+ * kit summed the head, half a unit and the offset first, a value spanning
+ * over its 128 bits, and the rounding lost what the subtraction of x would
+ * have cancelled: it built none of these (and the double kit, summing in
+ * another order, differed from it). */
+static void near_ties_far_below(void)
+{
+    gen_rng r = {4242};
+    unsigned built = 0, wrong = 0;
+    for (int i = 0; i < 600; i++) {
+        fp_value x = fp_from_int(gen_coin(&r), 1, gen_range(&r, -200, -160));
+        gen_rng r1 = {gen_next(&r)}, r2 = r1;
+        uint64_t y1 = 0, y2 = 0;
+        bool ok1 = gen_addend(x, &fp_f32, &fp_f16, AIM_NEAR_TIE, &r1, &y1);
+        bool ok2 = gen_addend_exact(x, &fp_f32, &fp_f16, AIM_NEAR_TIE, &r2, &y2);
+        if (ok1 != ok2 || y1 != y2 || r1.s != r2.s)
+            wrong++;
+        if (!ok2)
+            continue;
+        built++;
+        /* The tie point: half of f16's subnormal unit, give or take a unit (2^-24; a unit down
+         * crosses zero), so |y| is 2^-25 or 3 2^-25. */
+        fp_value y = fp_decode(&fp_f32, y2);
+        double m = ldexp((double)(uint64_t)y.sig, y.exp) * 0x1p25;
+        if (y.kind != FPK_FINITE || (m != 1 && m != 3))
+            wrong++;
+    }
+    CHECK(built > 50 && wrong == 0, "near ties below 2^-160: %u built, %u wrong", built, wrong);
+}
+
 int main(void)
 {
+    near_ties_far_below();
     special_kinds();
     double_bits();
     ties_at_powers_of_two();

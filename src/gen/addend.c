@@ -53,19 +53,30 @@ static bool keep_shape(fp_value x, const fp_format *fy, const fp_format *fd, int
          * reaches the binade below, whose unit is half as large, and a unit
          * up to one the binade above, whose unit is twice as large (with
          * this binade's half unit, a literal K of 1.0 as x missed the tie
-         * class a sixth of the time). */
+         * class a sixth of the time).
+         * y = v - |x| is summed as (the units + half a unit) + (offset - the
+         * bits of |x| below the unit): parts of a few bits each, where v
+         * itself can span more than the kit's 128 bits (a near tie of a
+         * product far below an f16 result's unit), and its rounding then
+         * lost what the subtraction cancels.  addend_fast.c sums the same. */
         int j = gen_range(r, -1, 1);
-        fp_value t = floor_to(ax, u);
+        fp_value head = floor_to(ax, u);
+        fp_value steps = fp_zero(false);
         if (j)
-            t = fp_add(t, pow2(j < 0, u));
+            steps = pow2(j < 0, u);
+        fp_value t = j ? fp_add(head, steps) : head;
         int ut = t.kind == FPK_FINITE ? unit_exp(fd, fp_msb(t)) : u;
-        v = fp_add(t, pow2(false, ut - 1));
-    } else {
-        /* A fresh tie in a higher binade: random significand. */
-        fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
-        v = fp_add(fp_from_int(false, sig, u), pow2(false, u - 1));
+        steps = fp_add(steps, pow2(false, ut - 1));
+        fp_value rest = fp_sub(offset, fp_sub(ax, head));
+        if (x.sign) {  /* each part with x's sign: a zero sum is +0, as v - x was */
+            steps = fp_neg(steps);
+            rest = fp_neg(rest);
+        }
+        return finish(fp_add(steps, rest), fy, y);
     }
-    v = fp_add(v, offset);
+    /* A fresh tie in a higher binade: random significand. */
+    fp_u128 sig = ((fp_u128)1 << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
+    v = fp_add(fp_add(fp_from_int(false, sig, u), pow2(false, u - 1)), offset);
     if (x.sign)
         v = fp_neg(v);
     return finish(fp_sub(v, x), fy, y);

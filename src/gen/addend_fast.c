@@ -72,27 +72,39 @@ bool gen_double_bits(const fp_format *f, double y, uint64_t *bits)
     return true;
 }
 
+/* y = v - x, v the kept head of |x| plus half a unit and the offset, with
+ * x's sign.  The tie in x's own binade is summed as (j units + half a unit)
+ * + (offset - the bits of |x| below the unit): both parts are exact in
+ * double, so the one rounding left is their sum, and a sum that is not a
+ * double has more than 53 significant bits, which no format here holds (a
+ * definite miss).  Summed left to right instead, a product far below the
+ * destination's unit (an f16 result's tiny near ties) made the head plus
+ * the offset inexact, and each such attempt went to the exact kit. */
 static fast_outcome keep_shape(double x, int msb, const fp_format *fy, const fp_format *fd, int binade_shift,
                                double offset, gen_rng *r, uint64_t *y)
 {
     int u = gen_unit_exp(fd, msb + binade_shift);
     if (u - 1 < -1000 || u > 1000)
         return FAST_UNSURE;
-    double ax = x < 0 ? -x : x, v;
+    double ax = x < 0 ? -x : x;
     bool exact = true;
-    if (binade_shift == 0) {
-        int j = gen_range(r, -1, 1);
-        double t = add(fp_dfloor_to(ax, u), j * fp_pow2(u), &exact);
-        int ut = t != 0 ? gen_unit_exp(fd, fp_dexp(t)) : u;  /* the unit of t's binade (see addend.c) */
-        v = add(t, fp_pow2(ut - 1), &exact);
-    } else {
+    if (binade_shift != 0) {
         uint64_t sig = (1ull << (fd->precision - 1)) | (gen_next(r) & ((1ull << (fd->precision - 1)) - 1));
-        v = add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact);
+        double v = add(add((double)sig * fp_pow2(u), fp_pow2(u - 1), &exact), offset, &exact);
+        if (!exact)
+            return FAST_UNSURE;
+        return finish(x < 0 ? -v : v, x, fy, y);
     }
-    v = add(v, offset, &exact);
+    int j = gen_range(r, -1, 1);
+    double head = fp_dfloor_to(ax, u);
+    double t = add(head, j * fp_pow2(u), &exact);
+    int ut = t != 0 ? gen_unit_exp(fd, fp_dexp(t)) : u;  /* the unit of t's binade (see addend.c) */
+    double steps = add(j * fp_pow2(u), fp_pow2(ut - 1), &exact);
+    double rest = add(offset, -add(ax, -head, &exact), &exact);
     if (!exact)
         return FAST_UNSURE;
-    return finish(x < 0 ? -v : v, x, fy, y);
+    /* finish takes y = steps - (-rest), each with x's sign (a zero sum is +0, as v - x was). */
+    return x < 0 ? finish(-steps, rest, fy, y) : finish(steps, -rest, fy, y);
 }
 
 static fast_outcome cancel_shape(double x, const fp_format *fy, const fp_format *fd, bool flip, uint64_t *y)
