@@ -1,11 +1,12 @@
 /* The closed-form designs four cases at a time (rdna2_closed_lanes) against
- * the scalar ones (rdna2_closed_lane), which they must equal bit for bit:
+ * the scalar ones (rdna2_closed_design), which they must equal bit for bit:
  * the same values, the same success, and each case's stream left at the
  * same state.  Every lane the designs cover (f32 and f16, fused and f32
- * unfused), each covered class, every combination of the signs abs and neg
- * can force, and cases gathered out of order in counts that do not fill the
- * last four lanes.  TIEFUZZ_CLOSED_CASES sets the cases per combination
- * (default 8,000). */
+ * unfused; f32 with the literal K as b, for Ks of every shape below), each
+ * covered class, every combination of the signs abs and neg can force, and
+ * cases gathered out of order in counts that do not fill the last four
+ * lanes.  TIEFUZZ_CLOSED_CASES sets the cases per combination (default
+ * 8,000; a quarter of that per K). */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -19,25 +20,26 @@ static uint64_t scalar_v[MAX_CASES][3], lane_v[MAX_CASES][3];
 static bool scalar_ok[MAX_CASES], lane_ok[MAX_CASES];
 static uint32_t which[MAX_CASES];
 
-static unsigned long compare(const fp_format *f, bool unfused, const int forced[3], gen_class c, size_t n,
-                             uint64_t seed)
+static unsigned long compare(const rdna2_lane *lane, gen_class c, size_t n, uint64_t seed)
 {
     /* Streams for 2n cases; the designs take every other one, from the end. */
     for (size_t i = 0; i < 2 * n; i++)
         scalar_rng[i] = lane_rng[i] = gen_rng_for(seed, c, i);
     for (size_t k = 0; k < n; k++)
         which[k] = (uint32_t)(2 * (n - 1 - k) + 1);
-    rdna2_closed_lanes(f, unfused, forced, c, lane_rng, which, n, lane_v, lane_ok);
+    rdna2_closed_lanes(lane, c, lane_rng, which, n, lane_v, lane_ok);
     unsigned long differ = 0;
     for (size_t k = 0; k < n; k++) {
         gen_rng *r = &scalar_rng[which[k]];
         memset(scalar_v[k], 0, sizeof scalar_v[k]);
-        scalar_ok[k] = rdna2_closed_lane(f, unfused, forced, c, r, scalar_v[k]);
+        scalar_ok[k] = rdna2_closed_design(lane, c, r, scalar_v[k]);
         bool same = scalar_ok[k] == lane_ok[k] && r->s == lane_rng[which[k]].s &&
                     (!scalar_ok[k] || !memcmp(scalar_v[k], lane_v[k], sizeof scalar_v[k]));
         if (!same && differ++ < 3)
-            CHECK(0, "%s%s class %d signs %d %d %d, case %u: ok %d/%d, v %llx %llx %llx / %llx %llx %llx", f->name,
-                  unfused ? " unfused" : "", (int)c, forced[0], forced[1], forced[2], which[k], scalar_ok[k],
+            CHECK(0, "%s%s K %llx class %d signs %d %d %d, case %u: ok %d/%d, v %llx %llx %llx / %llx %llx %llx",
+                  lane->dest->name, lane->unfused ? " unfused" : "",
+                  lane->fixed == 1 ? (unsigned long long)lane->fixed_bits : 0ull, (int)c, lane->forced_sign[0],
+                  lane->forced_sign[1], lane->forced_sign[2], which[k], scalar_ok[k],
                   lane_ok[k], (unsigned long long)scalar_v[k][0], (unsigned long long)scalar_v[k][1],
                   (unsigned long long)scalar_v[k][2], (unsigned long long)lane_v[k][0],
                   (unsigned long long)lane_v[k][1], (unsigned long long)lane_v[k][2]);
@@ -49,6 +51,27 @@ static unsigned long compare(const fp_format *f, bool unfused, const int forced[
     return differ;
 }
 
+/* Every covered class of a lane, under every combination of forced signs. */
+static void compare_lane(rdna2_lane lane, size_t n, unsigned long *differ, unsigned long *combos,
+                         unsigned long *failed, unsigned long *total)
+{
+    static const gen_class classes[] = {GEN_TIE, GEN_NEAR_TIE, GEN_CANCEL, GEN_OVERFLOW, GEN_DOUBLE_ROUND};
+    lane.closed = rdna2_closed_mask(&lane);
+    for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
+        if (!rdna2_closed_lanes_cover(&lane, classes[ci]))
+            continue;
+        for (int signs = 0; signs < 27; signs++) {
+            for (int i = 0; i < 3; i++)
+                lane.forced_sign[i] = signs / (i == 0 ? 1 : i == 1 ? 3 : 9) % 3 - 1;
+            *differ += compare(&lane, classes[ci], n, 1000 + (uint64_t)signs + lane.fixed_bits);
+            for (size_t k = 0; k < n; k++)
+                *failed += !lane_ok[k];
+            *total += n;
+            (*combos)++;
+        }
+    }
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CLOSED_CASES");
@@ -56,32 +79,33 @@ int main(void)
     if (n < 1 || n > MAX_CASES / 2)
         n = 8000;
     n |= 3;  /* never a whole number of fours */
-    static const gen_class classes[] = {GEN_TIE, GEN_NEAR_TIE, GEN_CANCEL, GEN_OVERFLOW, GEN_DOUBLE_ROUND};
     const fp_format *formats[2] = {&fp_f32, &fp_f16};
     unsigned long differ = 0, combos = 0, failed = 0, total = 0;
     for (int fi = 0; fi < 2; fi++)
+        for (int unfused = 0; unfused < 2; unfused++) {
+            const fp_format *f = formats[fi];
+            compare_lane((rdna2_lane){.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1}, n, &differ,
+                         &combos, &failed, &total);
+        }
+    CHECK(combos == (5 + 4 + 4) * 27, "%lu combinations covered without K", combos);
+    /* K as b (V_FMAMK_F32, V_MADMK_F32): a power of two, short and full
+     * significands, both signs, large and small (the products' binades
+     * clipped to a's range shifted by K's), the smallest normal. */
+    static const uint32_t ks[] = {0x3f800000u, 0xbd800000u, 0x3fc00000u, 0xbf70c000u, 0x49400000u,
+                                  0xc3d0d6b8u, 0x36de2c3au, 0x7e967699u, 0x00800000u, 0x80ffffffu};
+    unsigned long k_combos = 0, k_failed = 0, k_total = 0;
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
         for (int unfused = 0; unfused < 2; unfused++)
-            for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
-                const fp_format *f = formats[fi];
-                rdna2_lane lane = {.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1,
-                                   .forced_sign = {-1, -1, -1}};
-                lane.closed = rdna2_closed_mask(&lane);
-                if (!rdna2_closed_lanes_cover(&lane, classes[ci]))
-                    continue;
-                for (int signs = 0; signs < 27; signs++) {
-                    int forced[3] = {signs % 3 - 1, signs / 3 % 3 - 1, signs / 9 - 1};
-                    differ += compare(f, unfused, forced, classes[ci], n, 1000 + (uint64_t)signs);
-                    for (size_t k = 0; k < n; k++)
-                        failed += !lane_ok[k];
-                    total += n;
-                    combos++;
-                }
-            }
+            compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
+                                      .fixed = 1, .fixed_bits = ks[ki]},
+                         n / 4 | 3, &differ, &k_combos, &k_failed, &k_total);
     CHECK(differ == 0, "%lu cases differ", differ);
-    CHECK(combos == (5 + 4 + 4) * 27, "%lu combinations covered", combos);
+    /* Every K takes tie, near-tie and cancel (fused and unfused); the powers of two no double rounding. */
+    CHECK(k_combos >= sizeof ks / sizeof ks[0] * 2 * 3 * 27, "%lu combinations with K", k_combos);
     /* Some attempts fail (an addend the format cannot hold), but few cases run out of attempts. */
     CHECK(failed * 1000 < total, "%lu of %lu cases without a design", failed, total);
-    printf("closed lanes: %lu combinations, %lu cases, %lu without a design, %lu differ\n", combos, total, failed,
-           differ);
+    printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
+           "%lu without a design; %lu differ\n",
+           combos, total, failed, k_combos, k_total, k_failed, differ);
     return check_report("closed-lanes");
 }

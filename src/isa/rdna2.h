@@ -89,17 +89,19 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
 uint32_t rdna2_closed_mask(const rdna2_lane *s);
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
+/* The binades [lo, hi] a closed design draws the product's top from (the
+ * class's range clipped to the products the factors, or a and K, can make);
+ * false where none is left. */
+bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
 /* The lanes and classes the four-at-a-time twin takes (below): of those in
- * s->closed, sources and result all f32 or all f16, no literal;
- * rdna2_closed_lane is rdna2_closed_design on such a lane. */
+ * s->closed, sources and result all f32 or all f16, with no literal or (f32)
+ * K as b. */
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
-bool rdna2_closed_lane(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
-                       uint64_t v[3]);
-/* The same for n cases at once (rdna2_closed_lanes.c): case k draws from
- * rng[which[k]] and writes v[k] and ok[k]; the same values and draws as
- * rdna2_closed_lane on each. */
-void rdna2_closed_lanes(const fp_format *fmt, bool unfused, const int forced_sign[3], gen_class c, gen_rng *rng,
-                        const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok);
+/* rdna2_closed_design for n cases at once (rdna2_closed_lanes.c), on a lane
+ * rdna2_closed_lanes_cover takes: case k draws from rng[which[k]] and writes
+ * v[k] and ok[k]; the same values and draws as rdna2_closed_design on each. */
+void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
+                        uint64_t (*v)[3], bool *ok);
 /* The special class's design (rdna2_construct.c's design_special) for n
  * cases at once, where the lane's sources and result share f32 or f16 and
  * none is the literal (tie_lo, tie_hi: class_target's range for the tie

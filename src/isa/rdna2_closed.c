@@ -61,7 +61,7 @@ static bool narrow_c(const rdna2_lane *s)
 /* The binades [lo, hi] the product's top is drawn from: class_target's
  * (rdna2_construct.c), clipped to the products the factors can make.  False
  * where none is left. */
-static bool target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
+bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
 {
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2], *d = s->dest;
     *lo = rdna2_product_floor(fa, fb, fc, d);
@@ -135,7 +135,7 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     }
     /* The uniform lanes' ranges are never empty (f32's floor is 2^-102, f16's 2^-3). */
     int lo, hi;
-    return (uniform && s->fixed < 0) || target_range(s, c, &lo, &hi);
+    return (uniform && s->fixed < 0) || rdna2_closed_target_range(s, c, &lo, &hi);
 }
 
 uint32_t rdna2_closed_mask(const rdna2_lane *s)
@@ -149,7 +149,8 @@ uint32_t rdna2_closed_mask(const rdna2_lane *s)
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c)
 {
     const fp_format *d = s->dest;
-    return s->fixed < 0 && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && ((s->closed >> c) & 1);
+    return (s->fixed < 0 || s->fixed == 1) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d &&
+           ((s->closed >> c) & 1);
 }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */
@@ -303,7 +304,7 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     int lo, hi;
-    if (!target_range(s, c, &lo, &hi))
+    if (!rdna2_closed_target_range(s, c, &lo, &hi))
         return false;  /* a lane rdna2_closed_covers does not take */
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
@@ -322,12 +323,4 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         return true;
     }
     return false;
-}
-
-bool rdna2_closed_lane(const fp_format *f, bool unfused, const int forced_sign[3], gen_class c, gen_rng *r,
-                       uint64_t v[3])
-{
-    rdna2_lane s = {.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1,
-                    .forced_sign = {forced_sign[0], forced_sign[1], forced_sign[2]}};
-    return rdna2_closed_design(&s, c, r, v);
 }

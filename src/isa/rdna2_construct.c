@@ -921,7 +921,7 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
             }
             continue;
         }
-        rdna2_closed_lanes(s->dest, s->unfused, s->forced_sign, c, rng, which, m, got, ok);
+        rdna2_closed_lanes(s, c, rng, which, m, got, ok);
         for (size_t k = 0; k < m; k++) {
             if (!ok[k])
                 design(s, GEN_RANDOM, &rng[which[k]], got[k]);
