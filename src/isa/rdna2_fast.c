@@ -1032,23 +1032,6 @@ static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
         v->cells[k] |= w->cells[k];
 }
 
-/* A half as an f32 bit pattern, widened exactly: a subnormal half is a
- * normal f32, so *subnormal records it (its class is the half's own, as
- * src_subnormal in lane_classes).  Zeros, infinities and NaNs stay what
- * they are (the lanes take them). */
-static inline uint32_t half_as_f32(uint32_t h, bool *subnormal)
-{
-    *subnormal |= (h & 0x7c00u) == 0 && (h & 0x3ffu);
-    return fp_fbits(fp_fast_f16_to_f32(h));
-}
-
-/* The sources the lanes take, as f32 bit patterns. */
-static inline uint32_t mix_source_f32(const isa_instance *in, const uint32_t *w, int i, bool *subnormal)
-{
-    bool half;
-    uint32_t b = mix_source_bits(in, w, i, &half);
-    return half ? half_as_f32(b, subnormal) : b;
-}
 
 /* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
 static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size_t m)
@@ -1124,6 +1107,38 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
     double_round_answers(twice, once, at, k, dr);
 }
 
+/* The MIX f32 form's sources of tuples [first, first + m) as the lanes take
+ * them: f32 bit patterns after abs and neg, a half (op_sel) widened exactly
+ * (F16C where present; zeros, infinities and NaNs stay what they are), and
+ * which tuples have a subnormal half (a normal f32 to the lanes, its class
+ * the half's own, as src_subnormal in lane_classes).  The
+ * controls are read once a block (mix_source_bits read them for every
+ * source of every tuple: with the widening, a sixth of a V_FMA_MIX_F32
+ * case).  Every MIX row reads s0, s1, s2 from its first three words. */
+static void mix_lane_sources(const isa_instance *in, const uint32_t *words, size_t first, size_t m,
+                             uint32_t *const v[3], bool *subnormal)
+{
+    const isa_op *op = in->op;
+    uint32_t w[3][VERDICT_BLOCK];
+    uint16_t h[VERDICT_BLOCK];
+    tuple_words(words + first * op->n_in, op->n_in, m, w[0], w[1], w[2], NULL);
+    for (size_t t = 0; t < m; t++)
+        subnormal[t] = false;
+    for (int i = 0; i < 3; i++) {
+        bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
+        if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
+            uint32_t keep = abs ? 0x7fffffffu : ~0u, flip = neg ? 0x80000000u : 0;
+            for (size_t t = 0; t < m; t++)
+                v[i][t] = (w[i][t] & keep) ^ flip;
+            continue;
+        }
+        halves_of(w[i], 16 * BIT(in->ctrl[CTRL_OP_SEL], i), abs ? 0x7fffu : 0xffffu, neg ? 0x8000u : 0, m, h);
+        for (size_t t = 0; t < m; t++)  /* no branch: vector code */
+            subnormal[t] |= ((h[t] & 0x7c00u) == 0) & ((h[t] & 0x3ffu) != 0);
+        fp_fast_f16_to_f32_array(h, v[i], m);
+    }
+}
+
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
  * V_DIV_FMAS (where VCC is set, of the scaled sum). */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
@@ -1145,13 +1160,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         const uint32_t *lane_want = want + first;
         bool half_subnormal[VERDICT_BLOCK];
         if (mix)
-            for (size_t t = 0; t < m; t++) {
-                const uint32_t *w = words + (first + t) * op->n_in;
-                half_subnormal[t] = false;
-                a[t] = mix_source_f32(in, w, 0, &half_subnormal[t]);
-                b[t] = mix_source_f32(in, w, 1, &half_subnormal[t]);
-                c[t] = mix_source_f32(in, w, 2, &half_subnormal[t]);
-            }
+            mix_lane_sources(in, words, first, m, (uint32_t *const[3]){a, b, c}, half_subnormal);
         else if (!gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, fourth) && div_fmas)
             for (size_t t = 0; t < m; t++)
                 fourth[t] = words[(first + t) * op->n_in + 3];
@@ -1273,13 +1282,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
         for (int k = 0; k < lanes_per_tuple; k++) {
             bool sub[VERDICT_BLOCK];
             if (form == RDNA2_MIX16)
-                for (size_t t = 0; t < m; t++) {
-                    const uint32_t *w = words + (first + t) * op->n_in;
-                    sub[t] = false;
-                    a[k][t] = mix_source_f32(in, w, 0, &sub[t]);
-                    b[k][t] = mix_source_f32(in, w, 1, &sub[t]);
-                    c[k][t] = mix_source_f32(in, w, 2, &sub[t]);
-                }
+                mix_lane_sources(in, words, first, m, (uint32_t *const[3]){a[k], b[k], c[k]}, sub);
             else
                 half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
             fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
