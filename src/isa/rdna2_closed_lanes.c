@@ -335,7 +335,9 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
  * normal value of exponent class_target(GEN_TIE) / 2; rounds of three
  * sources until some source is a zero, an infinity or a NaN (64 at most).
  * A case's draws per source: one word, and where it is not a special kind,
- * two more (class_target's gen_range, gen_value_with_exp's fraction). */
+ * two more (class_target's gen_range, gen_value_with_exp's fraction).  The
+ * literal K, where a source is one, is drawn for nothing and hits where it
+ * is special itself. */
 
 /* gen_special_kind: kind 0 zero, 1 infinity, 2 quiet NaN, 3 signalling NaN
  * (payload, never 0), 4 largest finite, 5 smallest normal, 6 smallest
@@ -375,8 +377,8 @@ LANES v4u special_source(lane_format F, int lo, int hi, streams *st, v4l *hit)
  * special source four to a vector (as closed_lanes packs its attempts: a
  * group of four run until all four hit took half again as long).  v[k]
  * holds case k's latest round. */
-LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n,
-                         uint64_t (*v)[3])
+LANES void special_lanes(lane_format F, int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
+                         const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
     uint32_t todo[2][CLOSED_LANES_MAX];
     size_t m = n;
@@ -391,10 +393,10 @@ LANES void special_lanes(lane_format F, int lo, int hi, gen_rng *rng, const uint
         for (size_t i = 0; i < m; i += 4) {
             size_t lanes = m - i < 4 ? m - i : 4;
             streams st = group_streams(state + i, lanes);
-            v4l hit = ALL(0);
+            v4l hit = ALL(fixed_hit ? -1 : 0);
             v4u out[3];
             for (int src = 0; src < 3; src++)
-                out[src] = special_source(F, lo, hi, &st, &hit);
+                out[src] = src == fixed ? (v4u)ALL((int64_t)fixed_bits) : special_source(F, lo, hi, &st, &hit);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -470,32 +472,36 @@ LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t
 
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
 
-LANES_ENTRY void special_f32(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+LANES_ENTRY void special_f32(int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
+                             const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F32, lo, hi, rng, which, n, v);
+    special_lanes(F32, lo, hi, fixed, fixed_bits, fixed_hit, rng, which, n, v);
 }
 
-LANES_ENTRY void special_f16(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+LANES_ENTRY void special_f16(int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
+                             const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F16, lo, hi, rng, which, n, v);
+    special_lanes(F16, lo, hi, fixed, fixed_bits, fixed_hit, rng, which, n, v);
 }
 
-bool rdna2_special_lanes_cover(const fp_format *const fmt[3], const fp_format *dest, int fixed, int tie_lo)
+bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo)
 {
     /* The normal values' exponents (tie_lo / 2 and up, C's division) must stay normal. */
-    return fixed < 0 && (dest == &fp_f32 || dest == &fp_f16) && fmt[0] == dest && fmt[1] == dest &&
-           fmt[2] == dest && tie_lo / 2 >= dest->emin;
+    const fp_format *d = s->dest;
+    return (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d &&
+           tie_lo / 2 >= d->emin;
 }
 
-void rdna2_special_lanes(const fp_format *f, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
+void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
                          uint64_t (*v)[3])
 {
+    bool fixed_hit = s->fixed >= 0 && gen_is_special(s->fmt[s->fixed], s->fixed_bits);
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
-        if (f == &fp_f32)
-            special_f32(tie_lo, tie_hi, rng, which + first, m, v + first);
+        if (s->dest == &fp_f32)
+            special_f32(tie_lo, tie_hi, s->fixed, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
         else
-            special_f16(tie_lo, tie_hi, rng, which + first, m, v + first);
+            special_f16(tie_lo, tie_hi, s->fixed, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
     }
 }
 

@@ -914,7 +914,7 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
             /* design_special's values, then design_lane's sign step. */
             int lo, hi;
             tie_target_range(s, &lo, &hi);
-            rdna2_special_lanes(s->dest, lo, hi, rng, which, m, got);
+            rdna2_special_lanes(s, lo, hi, rng, which, m, got);
             for (size_t k = 0; k < m; k++) {
                 rdna2_respect_forced_signs(s, got[k]);
                 memcpy(v[which[k]][lane], got[k], sizeof got[k]);
@@ -1059,7 +1059,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
         closed[k] = rdna2_closed_lanes_cover(&s, (gen_class)k);
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
-    closed[GEN_SPECIAL] = rdna2_special_lanes_cover(s.fmt, s.dest, s.fixed, tie_lo);
+    closed[GEN_SPECIAL] = rdna2_special_lanes_cover(&s, tie_lo);
     bool grid = grid_lanes_cover(&s);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
