@@ -104,6 +104,7 @@ int main(void)
     CHECK(k_combos >= sizeof ks / sizeof ks[0] * 2 * 3 * 27, "%lu combinations with K", k_combos);
     /* Some attempts fail (an addend the format cannot hold), but few cases run out of attempts. */
     CHECK(failed * 1000 < total, "%lu of %lu cases without a design", failed, total);
+    CHECK(k_failed * 1000 < k_total, "with K: %lu of %lu cases without a design", k_failed, k_total);
     printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
            "%lu without a design; %lu differ\n",
            combos, total, failed, k_combos, k_total, k_failed, differ);

@@ -55,10 +55,11 @@ static bool keep_shape(fp_value x, const fp_format *fy, const fp_format *fd, int
          * this binade's half unit, a literal K of 1.0 as x missed the tie
          * class a sixth of the time).
          * y = v - |x| is summed as (the units + half a unit) + (offset - the
-         * bits of |x| below the unit): parts of a few bits each, where v
-         * itself can span more than the kit's 128 bits (a near tie of a
-         * product far below an f16 result's unit), and its rounding then
-         * lost what the subtraction cancels.  addend_fast.c sums the same. */
+         * bits of |x| below the unit): two parts no wider than x's own bits
+         * and a few more, where v itself can span more than the kit's 128
+         * bits (a near tie of a product far below an f16 result's unit),
+         * and its rounding then lost what the subtraction cancels.
+         * addend_fast.c sums the same. */
         int j = gen_range(r, -1, 1);
         fp_value head = floor_to(ax, u);
         fp_value steps = fp_zero(false);

@@ -122,7 +122,8 @@ typedef struct {
 } products;
 
 /* rdna2_closed.c's pick_product, short_bits a mask (a short product's
- * budget is the format's precision here, less K's own bits where K is b). */
+ * budget is the format's precision here; where K is b, less K's bits above
+ * its lowest, at least 2). */
 LANES products pick_products(lane_format F, const int forced[3], const closed_params *P, v4l target, v4l short_bits,
                              v4u d0, v4u d1, v4u d2)
 {

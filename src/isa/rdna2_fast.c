@@ -819,8 +819,14 @@ LANES_ENTRY void mad32_block(const uint32_t *a, const uint32_t *b, const uint32_
 #define MIX_BLOCK 512
 
 /* One source of a block from its unpacked words w: the register's f32, or
- * the half op_sel picks, with the modifiers. */
-static void mix_source_block(const isa_instance *in, const uint32_t *w, int i, size_t m, uint32_t *f)
+ * the half op_sel picks, with the modifiers, widened exactly (F16C where
+ * present: a signalling NaN comes out quiet, which no consumer tells apart,
+ * the lanes and the batch paths making every NaN the default one).  Where
+ * subnormal is not NULL, the tuples whose half is subnormal are marked (a
+ * normal f32 to the lanes, its class the half's own, as src_subnormal in
+ * lane_classes). */
+static void mix_source_block(const isa_instance *in, const uint32_t *w, int i, size_t m, uint32_t *f,
+                             bool *subnormal)
 {
     bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
     if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
@@ -834,19 +840,28 @@ static void mix_source_block(const isa_instance *in, const uint32_t *w, int i, s
     uint16_t h[MIX_BLOCK];
     for (size_t t = 0; t < m; t++)
         h[t] = (uint16_t)(((w[t] >> shift) & keep) ^ flip);
+    if (subnormal)
+        for (size_t t = 0; t < m; t++)  /* no branch: vector code */
+            subnormal[t] |= ((h[t] & 0x7c00u) == 0) & ((h[t] & 0x3ffu) != 0);
     fp_fast_f16_to_f32_array(h, f, m);
 }
 
 /* The three sources of a block of MIX tuples (their first three words:
- * every MIX row's src is {0, 1, 2}), and the fourth word (D) into d where
- * not NULL. */
-static void mix_sources_block(const isa_instance *in, const uint32_t *words, size_t m, uint32_t v[3][MIX_BLOCK],
-                              uint32_t *d)
+ * every MIX row's src is {0, 1, 2}; m at most MIX_BLOCK), the fourth word
+ * (D) into d and which tuples have a subnormal half into subnormal, where
+ * not NULL.  The verdicts' path once read the controls for every source of
+ * every tuple and widened halves one at a time: with that, a sixth of a
+ * V_FMA_MIX_F32 case. */
+static void mix_sources_block(const isa_instance *in, const uint32_t *words, size_t m, uint32_t *const v[3],
+                              uint32_t *d, bool *subnormal)
 {
     uint32_t w[3][MIX_BLOCK];
     tuple_words(words, in->op->n_in, m, w[0], w[1], w[2], d);
+    if (subnormal)
+        for (size_t t = 0; t < m; t++)
+            subnormal[t] = false;
     for (int i = 0; i < 3; i++)
-        mix_source_block(in, w[i], i, m, v[i]);
+        mix_source_block(in, w[i], i, m, v[i], subnormal);
 }
 
 static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out)
@@ -854,7 +869,7 @@ static void mix32_batch(const isa_instance *in, const uint32_t *words, size_t n,
     uint32_t v[3][MIX_BLOCK];
     for (size_t first = 0; first < n; first += MIX_BLOCK) {
         size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
-        mix_sources_block(in, words + first * in->op->n_in, m, v, NULL);
+        mix_sources_block(in, words + first * in->op->n_in, m, (uint32_t *const[3]){v[0], v[1], v[2]}, NULL, NULL);
         fp_fast_fma32_array(v[0], v[1], v[2], out + first, m);
         if (in->ctrl[CTRL_CLAMP])
             for (size_t t = 0; t < m; t++)
@@ -876,7 +891,7 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
     uint32_t kept = hi ? 0xffffu : 0xffff0000u, shift = hi ? 16 : 0;
     for (size_t first = 0; first < n; first += MIX_BLOCK) {
         size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
-        mix_sources_block(in, words + first * op->n_in, m, v, d);
+        mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){v[0], v[1], v[2]}, d, NULL);
         fp_fast_mix16_array(v[0], v[1], v[2], h, m, once);
         if (in->ctrl[CTRL_CLAMP])
             for (size_t t = 0; t < m; t++)
@@ -1032,7 +1047,6 @@ static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
         v->cells[k] |= w->cells[k];
 }
 
-
 /* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
 static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size_t m)
 {
@@ -1107,40 +1121,6 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
     double_round_answers(twice, once, at, k, dr);
 }
 
-/* The MIX f32 form's sources of tuples [first, first + m) as the lanes take
- * them: f32 bit patterns after abs and neg, a half (op_sel) widened exactly
- * (F16C where present; zeros, infinities and NaNs stay what they are), and
- * which tuples have a subnormal half (a normal f32 to the lanes, its class
- * the half's own, as src_subnormal in lane_classes).  The
- * controls are read once a block (mix_source_bits read them for every
- * source of every tuple: with the widening, a sixth of a V_FMA_MIX_F32
- * case).  Every MIX row reads s0, s1, s2 from its first three words. */
-static void mix_lane_sources(const isa_instance *in, const uint32_t *words, size_t first, size_t m,
-                             uint32_t *const v[3], bool *subnormal)
-{
-    const isa_op *op = in->op;
-    uint32_t w[3][VERDICT_BLOCK];
-    uint16_t h[VERDICT_BLOCK];
-    tuple_words(words + first * op->n_in, op->n_in, m, w[0], w[1], w[2], NULL);
-    for (size_t t = 0; t < m; t++)
-        subnormal[t] = false;
-    for (int i = 0; i < 3; i++) {
-        bool abs = BIT(in->ctrl[CTRL_NEG_HI], i), neg = BIT(in->ctrl[CTRL_NEG_LO], i);
-        if (!BIT(in->ctrl[CTRL_OP_SEL_HI], i)) {
-            uint32_t keep = abs ? 0x7fffffffu : ~0u, flip = neg ? 0x80000000u : 0;
-            for (size_t t = 0; t < m; t++)
-                v[i][t] = (w[i][t] & keep) ^ flip;
-            continue;
-        }
-        halves_of(w[i], 16 * BIT(in->ctrl[CTRL_OP_SEL], i), abs ? 0x7fffu : 0xffffu, neg ? 0x8000u : 0, m, h);
-        for (size_t t = 0; t < m; t++)  /* no branch: vector code */
-            subnormal[t] |= ((h[t] & 0x7c00u) == 0) & ((h[t] & 0x3ffu) != 0);
-        fp_fast_f16_to_f32_array(h, v[i], m);
-    }
-}
-
-/* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
- * V_DIV_FMAS (where VCC is set, of the scaled sum). */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
@@ -1160,7 +1140,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         const uint32_t *lane_want = want + first;
         bool half_subnormal[VERDICT_BLOCK];
         if (mix)
-            mix_lane_sources(in, words, first, m, (uint32_t *const[3]){a, b, c}, half_subnormal);
+            mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a, b, c}, NULL, half_subnormal);
         else if (!gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, fourth) && div_fmas)
             for (size_t t = 0; t < m; t++)
                 fourth[t] = words[(first + t) * op->n_in + 3];
@@ -1282,7 +1262,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
         for (int k = 0; k < lanes_per_tuple; k++) {
             bool sub[VERDICT_BLOCK];
             if (form == RDNA2_MIX16)
-                mix_lane_sources(in, words, first, m, (uint32_t *const[3]){a[k], b[k], c[k]}, sub);
+                mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL, sub);
             else
                 half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
             fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
