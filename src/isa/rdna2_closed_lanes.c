@@ -27,11 +27,12 @@ typedef struct {
 
 /* What an instance's lane fixes for every attempt (rdna2_closed_design's
  * reading of its rdna2_lane): the product's binades, the factor negated with
- * c where abs forces c's sign, and the literal K where it is b. */
+ * c where abs forces c's sign, and the literal K where it is b (whether it
+ * is, a constant of each entry point: a branch on it cost the lanes without
+ * K 1.6% more instructions a case). */
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
-    bool k_is_b;
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
     int k_exp, k_span;
     uint64_t k_bits;
@@ -124,20 +125,20 @@ typedef struct {
 /* rdna2_closed.c's pick_product, short_bits a mask (a short product's
  * budget is the format's precision here; where K is b, less K's bits above
  * its lowest, at least 2). */
-LANES products pick_products(lane_format F, const int forced[3], const closed_params *P, v4l target, v4l short_bits,
-                             v4u d0, v4u d1, v4u d2)
+LANES products pick_products(lane_format F, bool k_is_b, const int forced[3], const closed_params *P, v4l target,
+                             v4l short_bits, v4u d0, v4u d1, v4u d2)
 {
-    v4l ea = P->k_is_b ? target - P->k_exp
+    v4l ea = k_is_b ? target - P->k_exp
                        : field(d1, 16, max_l(ALL(F.emin), target - F.emax), min_l(ALL(F.emax), target - F.emin));
     v4l eb = target - ea;
-    int budget = P->k_is_b ? (F.p - P->k_span > 2 ? F.p - P->k_span : 2) : F.p;
+    int budget = k_is_b ? (F.p - P->k_span > 2 ? F.p - P->k_span : 2) : F.p;
     v4l tza_short = F.p - field(d2, 0, ALL(1), ALL(budget - 1));
     v4l tza = pick(short_bits, tza_short, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(F.p - 1))));
     v4l tzb = pick(short_bits, F.p - tza_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(F.p - 1))));
     v4u ma = significand(F, d0) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
     v4l sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
     v4d xa = to_double((v4l)ma) * pow2(ea - F.p + 1);
-    if (P->k_is_b)
+    if (k_is_b)
         return (products){neg_where(sa, xa * P->k), value_bits(F, sa, ea, ma), (v4u)ALL((int64_t)P->k_bits)};
     v4u mb = significand(F, d0 >> 24) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
     v4l sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
@@ -224,15 +225,15 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
 
 /* One attempt of rdna2_closed_design for the live lanes of four cases: where
  * it succeeds, out[] gets a, b, c and *done the lane. */
-LANES void attempt(lane_format F, bool unfused, const int forced[3], gen_class c, const closed_params *P,
-                   streams *st, v4u out[3], v4l *done)
+LANES void attempt(lane_format F, bool k_is_b, bool unfused, const int forced[3], gen_class c,
+                   const closed_params *P, streams *st, v4u out[3], v4l *done)
 {
     v4l lo = ALL(P->lo), hi = ALL(P->hi);
     int flip = P->flip;
     v4u sbit = (v4u)ALL((int64_t)1 << (F.bits - 1));
     v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
     v4l short_bits = c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
-    products pr = pick_products(F, forced, P, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+    products pr = pick_products(F, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
     v4l usable = st->live;
     if (unfused) {
         /* The sum starts from the product rounded to f32, flushed when subnormal. */
@@ -293,8 +294,9 @@ LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcp
 /* Up to eight attempts per case, as rdna2_closed_design makes them; each
  * round packs the cases still without a design four to a vector (k: the
  * case's position in which[] and v[]). */
-LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_class c, const closed_params *P,
-                        gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+LANES void closed_lanes(lane_format F, bool k_is_b, bool unfused, const int forced[3], gen_class c,
+                        const closed_params *P, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                        bool *ok)
 {
     uint32_t todo[2][CLOSED_LANES_MAX];
     size_t m = 0;
@@ -313,7 +315,7 @@ LANES void closed_lanes(lane_format F, bool unfused, const int forced[3], gen_cl
             streams st = group_streams(state + i, lanes);
             v4u out[3];
             v4l done;
-            attempt(F, unfused, forced, c, P, &st, out, &done);
+            attempt(F, k_is_b, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -509,25 +511,32 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
 LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(F32, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(F32, false, unfused, forced, c, P, rng, which, n, v, ok);
+}
+
+/* K as b (V_FMAMK_F32, V_MADMK_F32). */
+LANES_ENTRY void closed_f32_k(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
+                              const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    closed_lanes(F32, true, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 LANES_ENTRY void closed_f16(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(F16, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(F16, false, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 /* The lane's constants, once for a call. */
 static closed_params params_of(const rdna2_lane *s, gen_class c)
 {
-    closed_params P = {.flip = -1, .k_is_b = s->fixed == 1};
+    closed_params P = {.flip = -1};
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
     if (s->forced_sign[2] >= 0)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)
                 P.flip = i;
-    if (P.k_is_b) {
+    if (s->fixed == 1) {
         P.k_bits = s->fixed_bits;
         P.k = fp_fast_f32_to_double((uint32_t)s->fixed_bits);
         double ak = P.k < 0 ? -P.k : P.k;
@@ -543,7 +552,9 @@ void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const ui
     closed_params P = params_of(s, c);
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
-        if (s->dest == &fp_f32)
+        if (s->fixed == 1)  /* rdna2_closed_lanes_cover: f32 throughout */
+            closed_f32_k(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
+        else if (s->dest == &fp_f32)
             closed_f32(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else
             closed_f16(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
