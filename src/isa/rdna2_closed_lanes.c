@@ -475,23 +475,37 @@ LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t
 
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
 
-LANES_ENTRY void special_f32(int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
-                             const uint32_t *which, size_t n, uint64_t (*v)[3])
+/* The source the literal K is (-1: none) is a constant of each entry point:
+ * read at run time, it cost the lanes without K 2.6 instructions a case
+ * (callgrind of tests/gen_count, v_fma_f32). */
+LANES_ENTRY void special_f32(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F32, lo, hi, fixed, fixed_bits, fixed_hit, rng, which, n, v);
+    special_lanes(F32, lo, hi, -1, 0, false, rng, which, n, v);
 }
 
-LANES_ENTRY void special_f16(int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
-                             const uint32_t *which, size_t n, uint64_t (*v)[3])
+LANES_ENTRY void special_f32_kb(int lo, int hi, uint64_t k, bool k_hit, gen_rng *rng, const uint32_t *which,
+                                size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F16, lo, hi, fixed, fixed_bits, fixed_hit, rng, which, n, v);
+    special_lanes(F32, lo, hi, 1, k, k_hit, rng, which, n, v);
+}
+
+LANES_ENTRY void special_f32_kc(int lo, int hi, uint64_t k, bool k_hit, gen_rng *rng, const uint32_t *which,
+                                size_t n, uint64_t (*v)[3])
+{
+    special_lanes(F32, lo, hi, 2, k, k_hit, rng, which, n, v);
+}
+
+LANES_ENTRY void special_f16(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    special_lanes(F16, lo, hi, -1, 0, false, rng, which, n, v);
 }
 
 bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo)
 {
     /* The normal values' exponents (tie_lo / 2 and up, C's division) must stay normal. */
     const fp_format *d = s->dest;
-    return (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d &&
+    bool literal_ok = s->fixed < 0 || (d == &fp_f32 && s->fixed >= 1);  /* the entry points' K: f32, as b or c */
+    return (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && literal_ok &&
            tie_lo / 2 >= d->emin;
 }
 
@@ -501,10 +515,14 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
     bool fixed_hit = s->fixed >= 0 && gen_is_special(s->fmt[s->fixed], s->fixed_bits);
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
-        if (s->dest == &fp_f32)
-            special_f32(tie_lo, tie_hi, s->fixed, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
+        if (s->fixed == 1)
+            special_f32_kb(tie_lo, tie_hi, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
+        else if (s->fixed == 2)
+            special_f32_kc(tie_lo, tie_hi, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
+        else if (s->dest == &fp_f32)
+            special_f32(tie_lo, tie_hi, rng, which + first, m, v + first);
         else
-            special_f16(tie_lo, tie_hi, s->fixed, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
+            special_f16(tie_lo, tie_hi, rng, which + first, m, v + first);
     }
 }
 
