@@ -2,7 +2,8 @@
  * the scalar ones (rdna2_closed_design), which they must equal bit for bit:
  * the same values, the same success, and each case's stream left at the
  * same state.  Every lane the designs cover (f32 and f16, fused and f32
- * unfused; f32 with the literal K as b, for Ks of every shape below), each
+ * unfused; f32 with the literal K as b, for Ks of every shape below; every
+ * mix of f32 and f16 sources and result, fused, as the MIX forms make), each
  * covered class, every combination of the signs abs and neg can force, and
  * cases gathered out of order in counts that do not fill the last four
  * lanes.  TIEFUZZ_CLOSED_CASES sets the cases per combination (default
@@ -36,8 +37,9 @@ static unsigned long compare(const rdna2_lane *lane, gen_class c, size_t n, uint
         bool same = scalar_ok[k] == lane_ok[k] && r->s == lane_rng[which[k]].s &&
                     (!scalar_ok[k] || !memcmp(scalar_v[k], lane_v[k], sizeof scalar_v[k]));
         if (!same && differ++ < 3)
-            CHECK(0, "%s%s K %llx class %d signs %d %d %d, case %u: ok %d/%d, v %llx %llx %llx / %llx %llx %llx",
-                  lane->dest->name, lane->unfused ? " unfused" : "",
+            CHECK(0, "%s %s %s -> %s%s K %llx class %d signs %d %d %d, case %u: ok %d/%d, v %llx %llx %llx / %llx %llx %llx",
+                  lane->fmt[0]->name, lane->fmt[1]->name, lane->fmt[2]->name, lane->dest->name,
+                  lane->unfused ? " unfused" : "",
                   lane->fixed == 1 ? (unsigned long long)lane->fixed_bits : 0ull, (int)c, lane->forced_sign[0],
                   lane->forced_sign[1], lane->forced_sign[2], which[k], scalar_ok[k],
                   lane_ok[k], (unsigned long long)scalar_v[k][0], (unsigned long long)scalar_v[k][1],
@@ -58,6 +60,10 @@ static void compare_lane(rdna2_lane lane, size_t n, unsigned long *differ, unsig
     static const gen_class classes[] = {GEN_TIE, GEN_NEAR_TIE, GEN_CANCEL, GEN_OVERFLOW, GEN_DOUBLE_ROUND};
     lane.closed = rdna2_closed_mask(&lane);
     for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
+        /* The lanes take every class the scalar design does (but K of a lane not f32 throughout). */
+        CHECK(rdna2_closed_lanes_cover(&lane, classes[ci]) == ((lane.closed >> classes[ci]) & 1),
+              "%s %s %s -> %s class %d: the lanes %s it", lane.fmt[0]->name, lane.fmt[1]->name, lane.fmt[2]->name,
+              lane.dest->name, (int)classes[ci], (lane.closed >> classes[ci]) & 1 ? "do not take" : "take");
         if (!rdna2_closed_lanes_cover(&lane, classes[ci]))
             continue;
         for (int signs = 0; signs < 27; signs++) {
@@ -99,14 +105,32 @@ int main(void)
             compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
                                       .fixed = 1, .fixed_bits = ks[ki]},
                          n / 4 | 3, &differ, &k_combos, &k_failed, &k_total);
+    /* Sources and result of f32 and f16 mixed, fused (the MIX forms): each
+     * mix takes tie and cancel at least (overflow where the product reaches
+     * the result's top, near-tie an f16 c of an f16 result, double-round a
+     * product f32 cannot hold, to f32). */
+    unsigned long mix_combos = 0, mix_failed = 0, mix_total = 0;
+    for (int mix = 0; mix < 16; mix++) {
+        const fp_format *f[4];
+        for (int i = 0; i < 4; i++)
+            f[i] = formats[(mix >> i) & 1];
+        if (f[0] == f[3] && f[1] == f[3] && f[2] == f[3])
+            continue;  /* uniform: above */
+        unsigned long before = mix_combos;
+        compare_lane((rdna2_lane){.fmt = {f[0], f[1], f[2]}, .dest = f[3], .fixed = -1}, n / 2 | 3, &differ,
+                     &mix_combos, &mix_failed, &mix_total);
+        CHECK(mix_combos - before >= 2 * 27, "%s %s %s -> %s: %lu combinations", f[0]->name, f[1]->name,
+              f[2]->name, f[3]->name, mix_combos - before);
+    }
     CHECK(differ == 0, "%lu cases differ", differ);
+    CHECK(mix_failed * 100 < mix_total, "mixed formats: %lu of %lu cases without a design", mix_failed, mix_total);
     /* Every K takes tie, near-tie and cancel (fused and unfused); the powers of two no double rounding. */
     CHECK(k_combos >= sizeof ks / sizeof ks[0] * 2 * 3 * 27, "%lu combinations with K", k_combos);
     /* Some attempts fail (an addend the format cannot hold), but few cases run out of attempts. */
     CHECK(failed * 1000 < total, "%lu of %lu cases without a design", failed, total);
     CHECK(k_failed * 1000 < k_total, "with K: %lu of %lu cases without a design", k_failed, k_total);
     printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
-           "%lu without a design; %lu differ\n",
-           combos, total, failed, k_combos, k_total, k_failed, differ);
+           "%lu without a design; mixed formats: %lu combinations, %lu cases, %lu without a design; %lu differ\n",
+           combos, total, failed, k_combos, k_total, k_failed, mix_combos, mix_total, mix_failed, differ);
     return check_report("closed-lanes");
 }

@@ -93,9 +93,9 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
  * class's range clipped to the products the factors, or a and K, can make);
  * false where none is left. */
 bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
-/* The lanes and classes the four-at-a-time twin takes (below): of those in
- * s->closed, sources and result all f32 or all f16, with no literal or (f32)
- * K as b. */
+/* The lanes and classes the four-at-a-time twin takes (below): all of those
+ * in s->closed (f32 and f16 in any mix) with no literal, and with K as b
+ * where the lane is f32 throughout. */
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 /* rdna2_closed_design for n cases at once (rdna2_closed_lanes.c), on a lane
  * rdna2_closed_lanes_cover takes: case k draws from rng[which[k]] and writes

@@ -146,11 +146,16 @@ uint32_t rdna2_closed_mask(const rdna2_lane *s)
     return m;
 }
 
+static bool all_f32(const rdna2_lane *s)
+{
+    return s->dest == &fp_f32 && s->fmt[0] == &fp_f32 && s->fmt[1] == &fp_f32 && s->fmt[2] == &fp_f32;
+}
+
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c)
 {
-    const fp_format *d = s->dest;
-    return (s->fixed < 0 || s->fixed == 1) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d &&
-           ((s->closed >> c) & 1);
+    /* rdna2_closed_covers has taken only f32 and f16, fused where they mix;
+     * the lanes' K as b is f32 throughout. */
+    return ((s->closed >> c) & 1) && (s->fixed < 0 || (s->fixed == 1 && all_f32(s)));
 }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */

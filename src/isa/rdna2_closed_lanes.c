@@ -20,10 +20,16 @@
 /* Cases an entry point takes at once (rdna2_closed_lanes splits more). */
 #define CLOSED_LANES_MAX 256
 
-/* The format of a, b, c and the result (f32 or f16), as constants. */
+/* A format (f32 or f16): constants in the entry points whose sources and
+ * result share one, values read at run time in the one for mixed formats. */
 typedef struct {
     int p, emin, emax, bias, bits;
 } lane_format;
+
+/* The formats of a, b, c and the result. */
+typedef struct {
+    lane_format a, b, c, d;
+} lane_formats;
 
 /* What an instance's lane fixes for every attempt (rdna2_closed_design's
  * reading of its rdna2_lane): the product's binades, the factor negated with
@@ -33,10 +39,16 @@ typedef struct {
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
+    int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
+    int budget;      /* a short product's significant bits (K's own counted where it is b) */
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
     int k_exp, k_span;
     uint64_t k_bits;
 } closed_params;
+
+/* rdna2_closed.c's short_budget, read once a call: whether it is 0 (never),
+ * its value (always) or either by a coin. */
+enum { SHORT_NEVER, SHORT_ALWAYS, SHORT_COIN };
 
 /* Four cases' random streams, and which of them still draw. */
 typedef struct {
@@ -122,28 +134,33 @@ typedef struct {
     v4u a, b;  /* its factors' encodings */
 } products;
 
-/* rdna2_closed.c's pick_product, short_bits a mask (a short product's
- * budget is the format's precision here; where K is b, less K's bits above
- * its lowest, at least 2). */
-LANES products pick_products(lane_format F, bool k_is_b, const int forced[3], const closed_params *P, v4l target,
-                             v4l short_bits, v4u d0, v4u d1, v4u d2)
+/* rdna2_closed.c's pick_product, short_bits a mask (the lanes whose
+ * product is short: `budget` significant bits between the factors). */
+LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int forced[3], const closed_params *P,
+                             v4l target, v4l short_bits, int budget, v4u d0, v4u d1, v4u d2)
 {
+    lane_format Fa = FS.a, Fb = FS.b;
     v4l ea = k_is_b ? target - P->k_exp
-                       : field(d1, 16, max_l(ALL(F.emin), target - F.emax), min_l(ALL(F.emax), target - F.emin));
+                       : field(d1, 16, max_l(ALL(Fa.emin), target - Fb.emax), min_l(ALL(Fa.emax), target - Fb.emin));
     v4l eb = target - ea;
-    int budget = k_is_b ? (F.p - P->k_span > 2 ? F.p - P->k_span : 2) : F.p;
-    v4l tza_short = F.p - field(d2, 0, ALL(1), ALL(budget - 1));
-    v4l tza = pick(short_bits, tza_short, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(F.p - 1))));
-    v4l tzb = pick(short_bits, F.p - tza_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(F.p - 1))));
-    v4u ma = significand(F, d0) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
+    /* rdna2_closed.c's trailing_zeros: a short a of sa bits, b the rest of
+     * the budget (the clamps bind only where the budget is above a factor's
+     * precision: a narrow c's, in a mixed lane). */
+    v4l sa_bits = field(d2, 0, ALL(1), ALL(budget - 1));
+    if (mixed)
+        sa_bits = min_l(sa_bits, ALL(Fa.p));
+    v4l tza = pick(short_bits, Fa.p - sa_bits, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(Fa.p - 1))));
+    v4u ma = significand(Fa, d0) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
     v4l sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
-    v4d xa = to_double((v4l)ma) * pow2(ea - F.p + 1);
+    v4d xa = to_double((v4l)ma) * pow2(ea - Fa.p + 1);
     if (k_is_b)
-        return (products){neg_where(sa, xa * P->k), value_bits(F, sa, ea, ma), (v4u)ALL((int64_t)P->k_bits)};
-    v4u mb = significand(F, d0 >> 24) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
+        return (products){neg_where(sa, xa * P->k), value_bits(Fa, sa, ea, ma), (v4u)ALL((int64_t)P->k_bits)};
+    v4l tzb_short = Fb.p - (mixed ? max_l(ALL(1), min_l(budget - sa_bits, ALL(Fb.p))) : budget - sa_bits);
+    v4l tzb = pick(short_bits, tzb_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(Fb.p - 1))));
+    v4u mb = significand(Fb, d0 >> 24) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
     v4l sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
-    v4d x = xa * (to_double((v4l)mb) * pow2(eb - F.p + 1));
-    return (products){neg_where(sa ^ sb, x), value_bits(F, sa, ea, ma), value_bits(F, sb, eb, mb)};
+    v4d x = xa * (to_double((v4l)mb) * pow2(eb - Fb.p + 1));
+    return (products){neg_where(sa ^ sb, x), value_bits(Fa, sa, ea, ma), value_bits(Fb, sb, eb, mb)};
 }
 
 /* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
@@ -175,14 +192,15 @@ LANES v4d tie_values(lane_format F, v4d ax, gen_class c, v4u d0, v4u d1, v4u d2,
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
 }
 
-/* The addend for product x, class c: its encoding; *ok where the format holds it. */
-LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *ok)
+/* The addend for product x, class c: its encoding in c's format Fc; *ok
+ * where Fc holds it.  The ties are on the result's grid, Fd. */
+LANES v4u addends(lane_format Fc, lane_format Fd, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *ok)
 {
     v4l negative = x < 0, fail;
     switch (c) {
     case GEN_CANCEL: {
         v4u y = f32_bits(__builtin_convertvector(-x, v4f));
-        if (F.bits == 32) {
+        if (Fc.bits == 32) {
             *ok = f32_finite(y);
             return y;
         }
@@ -193,15 +211,15 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
         return h;
     }
     case GEN_OVERFLOW: {
-        v4l u = ALL(F.emax - F.p + 1);
+        v4l u = ALL(Fd.emax - Fd.p + 1);
         v4u d3 = next(st, st->live);
-        v4d mid = pow2(ALL(F.emax + 1)) - pow2(u - 1);
-        v4d top_tie = to_double((v4l)significand(F, d3)) * pow2(u) + pow2(u - 1);
+        v4d mid = pow2(ALL(Fd.emax + 1)) - pow2(u - 1);
+        v4d top_tie = to_double((v4l)significand(Fd, d3)) * pow2(u) + pow2(u - 1);
         v4d v = pickd(flag(d1, 49), mid, top_tie);
-        v4u aimed = double_bits(F, pickd(negative, -v, v) - x, ok);
+        v4u aimed = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         /* Where c cannot hold the difference: a c of the product's sign far below it. */
-        v4l e = max_l(ALL(F.emin), min_l(ALL(F.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
-        v4u below = value_bits(F, negative, e, d3 >> 24);
+        v4l e = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
+        v4u below = value_bits(Fc, negative, e, d3 >> 24);
         aimed = (v4u)pick(*ok, (v4l)aimed, (v4l)below);
         *ok = ALL(-1);
         return aimed;
@@ -209,14 +227,14 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
     case GEN_DOUBLE_ROUND: {
         /* A tie for the product rounded to f32. */
         v4d xr = widen_f32(__builtin_convertvector(x, v4f));
-        v4d v = tie_values(F, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
-        v4u bits = double_bits(F, pickd(xr < 0, -v, v) - xr, ok);
+        v4d v = tie_values(Fd, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
+        v4u bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
         *ok &= ~fail;
         return bits;
     }
     default: {
-        v4d v = tie_values(F, dabs(x), c, d0, d1, d2, st, &fail);
-        v4u bits = double_bits(F, pickd(negative, -v, v) - x, ok);
+        v4d v = tie_values(Fd, dabs(x), c, d0, d1, d2, st, &fail);
+        v4u bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         *ok &= ~fail;
         return bits;
     }
@@ -225,15 +243,21 @@ LANES v4u addends(lane_format F, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, str
 
 /* One attempt of rdna2_closed_design for the live lanes of four cases: where
  * it succeeds, out[] gets a, b, c and *done the lane. */
-LANES void attempt(lane_format F, bool k_is_b, bool unfused, const int forced[3], gen_class c,
+LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
                    const closed_params *P, streams *st, v4u out[3], v4l *done)
 {
     v4l lo = ALL(P->lo), hi = ALL(P->hi);
     int flip = P->flip;
-    v4u sbit = (v4u)ALL((int64_t)1 << (F.bits - 1));
+    v4u sbit = (v4u)ALL((int64_t)1 << (FS.c.bits - 1));
     v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
-    v4l short_bits = c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
-    products pr = pick_products(F, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, d0, d1, d2);
+    /* A uniform lane's short product, from the class with the format's
+     * precision as the budget (P->budget less K's bits): constants of its
+     * entry point, where reading P's cost v_fma_f32 6 instructions a case. */
+    int p = FS.d.p, uniform_budget = k_is_b ? P->budget : p;
+    int budget = mixed ? P->budget : uniform_budget;
+    v4l short_bits = mixed ? (P->short_mode == SHORT_ALWAYS ? ALL(-1) : P->short_mode == SHORT_COIN ? flag(d1, 49) : ALL(0))
+                           : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
+    products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     v4l usable = st->live;
     if (unfused) {
         /* The sum starts from the product rounded to f32, flushed when subnormal. */
@@ -243,17 +267,17 @@ LANES void attempt(lane_format F, bool k_is_b, bool unfused, const int forced[3]
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
     v4l ok;
-    v4u cb = addends(F, pr.x, c, d0, d1, d2, &drawing, &ok);
+    v4u cb = addends(FS.c, FS.d, pr.x, c, d0, d1, d2, &drawing, &ok);
     st->s = drawing.s;
     ok &= usable;
     if (flip >= 0) {
         /* -(a*b + c) has the same shape: negate c and the free factor. */
-        v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2]))) & sbit;
-        cb ^= w;
+        v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2])));
+        cb ^= w & sbit;
         if (flip == 0)
-            pr.a ^= w;
+            pr.a ^= w & (v4u)ALL((int64_t)1 << (FS.a.bits - 1));
         else
-            pr.b ^= w;
+            pr.b ^= w & (v4u)ALL((int64_t)1 << (FS.b.bits - 1));
     }
     out[0] = pr.a, out[1] = pr.b, out[2] = cb;
     *done = ok;
@@ -294,7 +318,7 @@ LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcp
 /* Up to eight attempts per case, as rdna2_closed_design makes them; each
  * round packs the cases still without a design four to a vector (k: the
  * case's position in which[] and v[]). */
-LANES void closed_lanes(lane_format F, bool k_is_b, bool unfused, const int forced[3], gen_class c,
+LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
                         const closed_params *P, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                         bool *ok)
 {
@@ -315,7 +339,7 @@ LANES void closed_lanes(lane_format F, bool k_is_b, bool unfused, const int forc
             streams st = group_streams(state + i, lanes);
             v4u out[3];
             v4l done;
-            attempt(F, k_is_b, unfused, forced, c, P, &st, out, &done);
+            attempt(FS, mixed, k_is_b, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -526,27 +550,58 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
     }
 }
 
+static const lane_formats ALL_F32 = {F32, F32, F32, F32}, ALL_F16 = {F16, F16, F16, F16};
+
 LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(F32, false, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F32, false, false, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 /* K as b (V_FMAMK_F32, V_MADMK_F32). */
 LANES_ENTRY void closed_f32_k(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                               const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(F32, true, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F32, false, true, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 LANES_ENTRY void closed_f16(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(F16, false, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F16, false, false, unfused, forced, c, P, rng, which, n, v, ok);
+}
+
+/* Sources and result of f32 and f16 mixed (the MIX forms under op_sel_hi),
+ * fused, no literal: the formats read at run time, one entry point for the
+ * fourteen mixes where each of its own would be fourteen copies. */
+LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_class c, const closed_params *P,
+                              gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    closed_lanes(*FS, true, false, false, forced, c, P, rng, which, n, v, ok);
+}
+
+static lane_format lane_format_of(const fp_format *f) { return f == &fp_f32 ? F32 : F16; }
+
+/* rdna2_closed.c's narrow_c and short_budget, as a mode and a budget. */
+static void short_product(const rdna2_lane *s, gen_class c, closed_params *P)
+{
+    int pa = (int)s->fmt[0]->precision, pb = (int)s->fmt[1]->precision, pc = (int)s->fmt[2]->precision;
+    int pd = (int)s->dest->precision;
+    bool narrow = pc < pd || pc + pd < pa + pb - 1;
+    P->short_mode = SHORT_NEVER;
+    P->budget = 2;
+    if (c == GEN_OVERFLOW)
+        P->short_mode = SHORT_ALWAYS, P->budget = pd;
+    else if (c == GEN_CANCEL)
+        P->short_mode = narrow ? SHORT_ALWAYS : pc < pa + pb ? SHORT_COIN : SHORT_NEVER, P->budget = pc;
+    else if (narrow && c != GEN_DOUBLE_ROUND)
+        P->short_mode = SHORT_ALWAYS, P->budget = pd + pc - 3;
+    if (s->fixed == 1)  /* K's own bits count against the budget */
+        P->budget = P->budget - P->k_span > 2 ? P->budget - P->k_span : 2;
 }
 
 /* The lane's constants, once for a call. */
-static closed_params params_of(const rdna2_lane *s, gen_class c)
+static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
 {
     closed_params P = {.flip = -1};
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
@@ -561,17 +616,27 @@ static closed_params params_of(const rdna2_lane *s, gen_class c)
         P.k_exp = fp_dexp(ak);
         P.k_span = P.k_exp - fp_dlsb(ak);
     }
+    if (s->fixed == 1 || !uniform)  /* the others' entry points make their own */
+        short_product(s, c, &P);
     return P;
 }
 
 void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                         uint64_t (*v)[3], bool *ok)
 {
-    closed_params P = params_of(s, c);
+    const fp_format *d = s->dest;
+    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    closed_params P = params_of(s, uniform, c);
+    lane_formats FS;
+    if (!uniform)
+        FS = (lane_formats){lane_format_of(s->fmt[0]), lane_format_of(s->fmt[1]), lane_format_of(s->fmt[2]),
+                            lane_format_of(d)};
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
         if (s->fixed == 1)  /* rdna2_closed_lanes_cover: f32 throughout */
             closed_f32_k(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
+        else if (!uniform)  /* rdna2_closed_covers: fused */
+            closed_mixed(&FS, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else if (s->dest == &fp_f32)
             closed_f32(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else

@@ -667,11 +667,19 @@ static void design_from(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v
     design(s, GEN_RANDOM, r, v);
 }
 
+/* The class a lane's design aims at for class c: c, or where c is out of
+ * reach a tie instead (the case counted as a miss). */
+static gen_class class_designed(const rdna2_lane *s, gen_class c)
+{
+    if ((s->feasible >> c) & 1)
+        return c;
+    return (s->feasible >> GEN_TIE) & 1 ? GEN_TIE : GEN_RANDOM;
+}
+
 static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     bool reachable = (s->feasible >> c) & 1;
-    if (!reachable)  /* a class out of reach: a tie instead, counted as a miss */
-        c = (s->feasible >> GEN_TIE) & 1 ? GEN_TIE : GEN_RANDOM;
+    c = class_designed(s, c);
     if ((s->closed >> c) & 1) {
         /* The common lanes, in closed form (every such class is feasible there). */
         if (!rdna2_closed_design(s, c, r, v))
@@ -1010,14 +1018,24 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
     }
 }
 
+/* Where a block's cases of each class go: closed[c] the closed-form class
+ * its cases are gathered under (the class designed: a class out of reach
+ * goes with the ties it is designed as, V_FMA_MIX_F32's overflow and
+ * double-round under f16 sources), or -1; in_reach[c] design_lane's answer
+ * for it.  Read a case at a time, so worked out once a call. */
+typedef struct {
+    int8_t closed[GEN_CLASS_COUNT];
+    bool in_reach[GEN_CLASS_COUNT];
+} class_routes;
+
 /* Up to CLOSED_BLOCK cases: every draw of a case in the order construct_case
  * makes them (the cases' streams are their own, so the order across cases is
- * free): the prefills, then the closed-form classes' designs (closed[c]:
- * class c is one for this lane), gathered by class, then each case's other
- * designs and its placement. */
-static void construct_block(const isa_instance *in, const rdna2_lane *s, const bool *closed, bool grid,
+ * free): the prefills, then the closed-form classes' designs, gathered by
+ * class (routes), then each case's other designs and its placement. */
+static void construct_block(const isa_instance *in, const rdna2_lane *s, const class_routes *routes_in, bool grid,
                             const gen_class *c, gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
+    class_routes routes = *routes_in;  /* a copy the stores below cannot alias, kept out of memory */
     const isa_op *op = in->op;
     int lanes = lanes_of(op);
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
@@ -1026,10 +1044,11 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const b
     f32_placement plan;
     const f32_placement *f32p = f32_placement_for(in, &plan);  /* once for the block */
     for (size_t i = 0; i < n; i++) {
-        reachable[i] = true;
+        reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
-        if (state[i] == TO_DESIGN && closed[c[i]]) {
-            bucket[c[i]][count[c[i]]++] = (uint32_t)i;
+        int k = routes.closed[c[i]];
+        if (state[i] == TO_DESIGN && k >= 0) {
+            bucket[k][count[k]++] = (uint32_t)i;
             state[i] = CLOSED_DESIGNED;
         }
     }
@@ -1060,10 +1079,18 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     int tie_lo, tie_hi;
     tie_target_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(&s, tie_lo);
+    class_routes routes;
+    int instead = class_designed(&s, GEN_TIE);  /* what a class out of reach is designed as */
+    for (int k = 0; k < GEN_CLASS_COUNT; k++) {
+        bool in_reach = (s.feasible >> k) & 1;
+        int designed = in_reach ? k : instead;  /* class_designed */
+        routes.closed[k] = (int8_t)(closed[designed] ? designed : -1);
+        routes.in_reach[k] = in_reach;
+    }
     bool grid = grid_lanes_cover(&s);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
-        construct_block(in, &s, closed, grid, c + first, r + first, m, words + first * in->op->n_in,
+        construct_block(in, &s, &routes, grid, c + first, r + first, m, words + first * in->op->n_in,
                         reachable + first);
     }
 }
