@@ -382,8 +382,10 @@ LANES v4u special_kind_bits(lane_format F, v4l sign, v4u w, v4l kind)
 }
 
 /* One source for the live lanes: its encoding where they draw it, and
- * whether it is special. */
-LANES v4u special_source(lane_format F, int lo, int hi, streams *st, v4l *hit)
+ * whether it is special.  clamp: the normal values' exponent may be above
+ * F's range (an f16 source of an f32 result's ties), and is clamped to it
+ * as gen_value_with_exp does. */
+LANES v4u special_source(lane_format F, bool clamp, int lo, int hi, streams *st, v4l *hit)
 {
     v4u w = next(st, st->live);
     v4l pick_ = (v4l)(((w >> 32) * 27) >> 32), sign = (v4l)((w >> 31) & 1) != 0;
@@ -394,6 +396,8 @@ LANES v4u special_source(lane_format F, int lo, int hi, streams *st, v4l *hit)
     v4u t = next(st, other);
     v4l target = lo + (v4l)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
     v4l e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
+    if (clamp)
+        e = min_l(e, ALL(F.emax));
     v4u f = next(st, other);
     v4u normal = value_bits(F, sign, e, f);
     *hit |= special & (kind < GEN_SPECIAL_KIND_FINITE);
@@ -404,8 +408,8 @@ LANES v4u special_source(lane_format F, int lo, int hi, streams *st, v4l *hit)
  * special source four to a vector (as closed_lanes packs its attempts: a
  * group of four run until all four hit took half again as long).  v[k]
  * holds case k's latest round. */
-LANES void special_lanes(lane_format F, int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit, gen_rng *rng,
-                         const uint32_t *which, size_t n, uint64_t (*v)[3])
+LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit,
+                         gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
     uint32_t todo[2][CLOSED_LANES_MAX];
     size_t m = n;
@@ -422,8 +426,11 @@ LANES void special_lanes(lane_format F, int lo, int hi, int fixed, uint64_t fixe
             streams st = group_streams(state + i, lanes);
             v4l hit = ALL(fixed_hit ? -1 : 0);
             v4u out[3];
-            for (int src = 0; src < 3; src++)
-                out[src] = src == fixed ? (v4u)ALL((int64_t)fixed_bits) : special_source(F, lo, hi, &st, &hit);
+            /* Source by source in order, each format a constant where the entry's is
+             * (a loop over an array of them had GCC read them from memory). */
+            out[0] = fixed == 0 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &st, &hit);
+            out[1] = fixed == 1 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &st, &hit);
+            out[2] = fixed == 2 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &st, &hit);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -498,59 +505,80 @@ LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t
 }
 
 static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
+static const lane_formats ALL_F32 = {F32, F32, F32, F32}, ALL_F16 = {F16, F16, F16, F16};
 
 /* The source the literal K is (-1: none) is a constant of each entry point:
  * read at run time, it cost the lanes without K 2.6 instructions a case
  * (callgrind of tests/gen_count, v_fma_f32). */
 LANES_ENTRY void special_f32(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F32, lo, hi, -1, 0, false, rng, which, n, v);
+    special_lanes(ALL_F32, false, lo, hi, -1, 0, false, rng, which, n, v);
 }
 
 LANES_ENTRY void special_f32_kb(int lo, int hi, uint64_t k, bool k_hit, gen_rng *rng, const uint32_t *which,
                                 size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F32, lo, hi, 1, k, k_hit, rng, which, n, v);
+    special_lanes(ALL_F32, false, lo, hi, 1, k, k_hit, rng, which, n, v);
 }
 
 LANES_ENTRY void special_f32_kc(int lo, int hi, uint64_t k, bool k_hit, gen_rng *rng, const uint32_t *which,
                                 size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F32, lo, hi, 2, k, k_hit, rng, which, n, v);
+    special_lanes(ALL_F32, false, lo, hi, 2, k, k_hit, rng, which, n, v);
 }
 
 LANES_ENTRY void special_f16(int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    special_lanes(F16, lo, hi, -1, 0, false, rng, which, n, v);
+    special_lanes(ALL_F16, false, lo, hi, -1, 0, false, rng, which, n, v);
 }
+
+/* Sources of f32 and f16 mixed (the MIX forms), no literal: formats read at run time. */
+LANES_ENTRY void special_mixed(const lane_formats *FS, int lo, int hi, gen_rng *rng, const uint32_t *which, size_t n,
+                               uint64_t (*v)[3])
+{
+    special_lanes(*FS, true, lo, hi, -1, 0, false, rng, which, n, v);
+}
+
+static lane_format lane_format_of(const fp_format *f) { return f == &fp_f32 ? F32 : F16; }
+static bool f16_or_f32(const fp_format *f) { return f == &fp_f32 || f == &fp_f16; }
 
 bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo)
 {
-    /* The normal values' exponents (tie_lo / 2 and up, C's division) must stay normal. */
+    /* The normal values' exponents (tie_lo / 2 and up, C's division) must
+     * stay normal in every source's format (above one's range they are
+     * clamped, as the scalar design clamps them). */
     const fp_format *d = s->dest;
-    bool literal_ok = s->fixed < 0 || (d == &fp_f32 && s->fixed >= 1);  /* the entry points' K: f32, as b or c */
-    return (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && literal_ok &&
-           tie_lo / 2 >= d->emin;
+    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    bool literal_ok = s->fixed < 0 || (uniform && d == &fp_f32 && s->fixed >= 1);  /* the entry points' K: f32, as b or c */
+    bool normal = true;
+    for (int i = 0; i < 3; i++)
+        normal &= f16_or_f32(s->fmt[i]) && tie_lo / 2 >= s->fmt[i]->emin;
+    return f16_or_f32(d) && literal_ok && normal;
 }
 
 void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
                          uint64_t (*v)[3])
 {
     bool fixed_hit = s->fixed >= 0 && gen_is_special(s->fmt[s->fixed], s->fixed_bits);
+    const fp_format *d = s->dest;
+    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    lane_formats FS;
+    if (!uniform)  /* the dest's format is not read */
+        FS = (lane_formats){lane_format_of(s->fmt[0]), lane_format_of(s->fmt[1]), lane_format_of(s->fmt[2]), F32};
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
         if (s->fixed == 1)
             special_f32_kb(tie_lo, tie_hi, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
         else if (s->fixed == 2)
             special_f32_kc(tie_lo, tie_hi, s->fixed_bits, fixed_hit, rng, which + first, m, v + first);
+        else if (!uniform)
+            special_mixed(&FS, tie_lo, tie_hi, rng, which + first, m, v + first);
         else if (s->dest == &fp_f32)
             special_f32(tie_lo, tie_hi, rng, which + first, m, v + first);
         else
             special_f16(tie_lo, tie_hi, rng, which + first, m, v + first);
     }
 }
-
-static const lane_formats ALL_F32 = {F32, F32, F32, F32}, ALL_F16 = {F16, F16, F16, F16};
 
 LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
@@ -579,8 +607,6 @@ LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_c
 {
     closed_lanes(*FS, true, false, false, forced, c, P, rng, which, n, v, ok);
 }
-
-static lane_format lane_format_of(const fp_format *f) { return f == &fp_f32 ? F32 : F16; }
 
 /* rdna2_closed.c's narrow_c and short_budget, as a mode and a budget. */
 static void short_product(const rdna2_lane *s, gen_class c, closed_params *P)

@@ -142,6 +142,20 @@ static void tie_target_range(const rdna2_lane *s, int *lo, int *hi)
         *lo = *hi - 4;
 }
 
+/* The binades class_target draws the tie class's product from: where c is
+ * narrow, those of a short product whose unit is within c's range. */
+static void tie_class_range(const rdna2_lane *s, int *lo, int *hi)
+{
+    const fp_format *d = s->dest, *fc = s->fmt[2];
+    if (narrow_c(s)) {
+        int budget = (int)(d->precision + fc->precision) - 3;
+        *lo = lowest_bit(fc) + budget - 1;
+        *hi = fc->emax + (int)d->precision - 1;
+    } else {
+        tie_target_range(s, lo, hi);
+    }
+}
+
 static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budget)
 {
     const fp_format *d = s->dest, *fc = s->fmt[2];
@@ -172,14 +186,12 @@ static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budge
         *budget = (int)d->precision;
         return gen_range(r, d->emax - 1, d->emax);
     default: {
-        if (narrow_c(s)) {
-            /* c must carry the product's bits below the unit plus half a unit:
-             * a short product whose unit is within c's range. */
+        /* Where c is narrow, it must carry the product's bits below the unit
+         * plus half a unit: a short product whose unit is within c's range. */
+        if (narrow_c(s))
             *budget = (int)(d->precision + fc->precision) - 3;
-            return gen_range(r, lowest_bit(fc) + *budget - 1, fc->emax + (int)d->precision - 1);
-        }
         int lo, hi;
-        tie_target_range(s, &lo, &hi);
+        tie_class_range(s, &lo, &hi);
         return gen_range(r, lo, hi);
     }
     }
@@ -921,7 +933,7 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
         if (c == GEN_SPECIAL) {
             /* design_special's values, then design_lane's sign step. */
             int lo, hi;
-            tie_target_range(s, &lo, &hi);
+            tie_class_range(s, &lo, &hi);  /* class_target's for the tie class */
             rdna2_special_lanes(s, lo, hi, rng, which, m, got);
             for (size_t k = 0; k < m; k++) {
                 rdna2_respect_forced_signs(s, got[k]);
@@ -1077,7 +1089,7 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         closed[k] = rdna2_closed_lanes_cover(&s, (gen_class)k);
     int tie_lo, tie_hi;
-    tie_target_range(&s, &tie_lo, &tie_hi);
+    tie_class_range(&s, &tie_lo, &tie_hi);
     closed[GEN_SPECIAL] = rdna2_special_lanes_cover(&s, tie_lo);
     class_routes routes;
     int instead = class_designed(&s, GEN_TIE);  /* what a class out of reach is designed as */
