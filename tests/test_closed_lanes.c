@@ -7,7 +7,7 @@
  * covered class, every combination of the signs abs and neg can force, and
  * cases gathered out of order in counts that do not fill the last four
  * lanes.  TIEFUZZ_CLOSED_CASES sets the cases per combination (default
- * 8,000; a quarter of that per K). */
+ * 8,000; a quarter of that per K, half per mix of formats). */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -60,10 +60,6 @@ static void compare_lane(rdna2_lane lane, size_t n, unsigned long *differ, unsig
     static const gen_class classes[] = {GEN_TIE, GEN_NEAR_TIE, GEN_CANCEL, GEN_OVERFLOW, GEN_DOUBLE_ROUND};
     lane.closed = rdna2_closed_mask(&lane);
     for (size_t ci = 0; ci < sizeof classes / sizeof classes[0]; ci++) {
-        /* The lanes take every class the scalar design does (but K of a lane not f32 throughout). */
-        CHECK(rdna2_closed_lanes_cover(&lane, classes[ci]) == ((lane.closed >> classes[ci]) & 1),
-              "%s %s %s -> %s class %d: the lanes %s it", lane.fmt[0]->name, lane.fmt[1]->name, lane.fmt[2]->name,
-              lane.dest->name, (int)classes[ci], (lane.closed >> classes[ci]) & 1 ? "do not take" : "take");
         if (!rdna2_closed_lanes_cover(&lane, classes[ci]))
             continue;
         for (int signs = 0; signs < 27; signs++) {

@@ -103,10 +103,11 @@ bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                         uint64_t (*v)[3], bool *ok);
 /* The special class's design (rdna2_construct.c's design_special) for n
- * cases at once, where the lane's sources and result share f32 or f16 (the
- * literal K, where one is, among them; tie_lo, tie_hi: class_target's range
- * for the tie class, whose halves stay normal): the same values and draws,
- * before the forced signs are respected. */
+ * cases at once, where the lane's sources and result are f32 or f16 in any
+ * mix (a literal K only where they share f32; tie_lo, tie_hi: class_target's
+ * range for the tie class, whose halves stay normal in every source's format,
+ * clamped to an f16 source's top as gen_value_with_exp clamps them): the same
+ * values and draws, before the forced signs are respected. */
 bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo);
 void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
                          uint64_t (*v)[3]);

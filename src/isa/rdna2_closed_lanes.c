@@ -145,7 +145,8 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
     v4l eb = target - ea;
     /* rdna2_closed.c's trailing_zeros: a short a of sa bits, b the rest of
      * the budget (the clamps bind only where the budget is above a factor's
-     * precision: a narrow c's, in a mixed lane). */
+     * precision, which happens only in a mixed lane: a narrow c's budget,
+     * or an f32 c's or result's with an f16 factor). */
     v4l sa_bits = field(d2, 0, ALL(1), ALL(budget - 1));
     if (mixed)
         sa_bits = min_l(sa_bits, ALL(Fa.p));
@@ -206,7 +207,7 @@ LANES v4u addends(lane_format Fc, lane_format Fd, v4d x, gen_class c, v4u d0, v4
         }
         v4u h;
         for (int i = 0; i < 4; i++)
-            h[i] = fp_fast_f32_to_f16((uint32_t)y[i]);  /* a product of halves is exact in f32 */
+            h[i] = fp_fast_f32_to_f16((uint32_t)y[i]);  /* by way of f32, as the scalar design: an aim, not a verdict */
         *ok = (v4l)((h & 0x7fffu) != 0x7c00u);
         return h;
     }
@@ -504,8 +505,13 @@ LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t
     scatter_states(rng, which, NULL, n, state);
 }
 
-static const lane_format F32 = {24, -126, 127, 127, 32}, F16 = {11, -14, 15, 15, 16};
-static const lane_formats ALL_F32 = {F32, F32, F32, F32}, ALL_F16 = {F16, F16, F16, F16};
+/* Initializers, not objects, so that clang takes them in static ones (C's
+ * constant expressions do not include a const object's value). */
+#define F32_FORMAT {24, -126, 127, 127, 32}
+#define F16_FORMAT {11, -14, 15, 15, 16}
+static const lane_format F32 = F32_FORMAT, F16 = F16_FORMAT;
+static const lane_formats ALL_F32 = {F32_FORMAT, F32_FORMAT, F32_FORMAT, F32_FORMAT},
+                          ALL_F16 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F16_FORMAT};
 
 /* The source the literal K is (-1: none) is a constant of each entry point:
  * read at run time, it cost the lanes without K 2.6 instructions a case
