@@ -11,6 +11,7 @@
  * batches) against isa_generate_fast a case at a time: the same words,
  * outputs, verdicts and streams.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -142,6 +143,43 @@ static void check_cancel_by_signs(void)
     }
 }
 
+/* Every MIX op under every op_sel_hi (each source a half or an f32: the
+ * mixed-format closed and special lanes, and the ones that fall back to
+ * the scalar designs), every class: construct_many and the batched
+ * generation against one case at a time, as main() does over drawn
+ * controls (which need not draw every mix).  The number that differ. */
+static unsigned long compare_mix_formats(unsigned *instances)
+{
+    static const char *const mix_ops[] = {"rdna2.v_fma_mix_f32", "rdna2.v_fma_mixlo_f16", "rdna2.v_fma_mixhi_f16"};
+    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    unsigned long differ = 0;
+    for (unsigned o = 0; o < sizeof mix_ops / sizeof mix_ops[0]; o++) {
+        const isa_op *op = isa_op_find(mix_ops[o]);
+        CHECK(op != NULL, "no op %s", mix_ops[o]);
+        if (!op)
+            continue;
+        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        for (int sel = 0; sel < 8; sel++) {
+            isa_instance in;
+            isa_instance_default(&in, op);
+            char ctrl[32];
+            snprintf(ctrl, sizeof ctrl, "op_sel_hi=%d", sel);
+            const char *e = isa_parse_controls(&in, ctrl);
+            CHECK(!e, "%s %s: %s", op->name, ctrl, e ? e : "");
+            if (e)
+                continue;
+            (*instances)++;
+            for (int k = -1; k < (int)n_mine; k++) {
+                differ += compare(&in, mine, n_mine, k, 3000 + (uint64_t)sel);
+                differ += compare_generated(&in, mine, n_mine, k, 4000 + (uint64_t)sel);
+            }
+        }
+    }
+    return differ;
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -170,11 +208,16 @@ int main(void)
         }
     }
     check_cancel_by_signs();
+    unsigned mix_instances = 0;
+    unsigned long mix_differ = compare_mix_formats(&mix_instances);
+    CHECK(mix_instances == 24, "%u MIX instances (3 ops x 8 op_sel_hi)", mix_instances);
+    CHECK(mix_differ == 0, "MIX ops under every op_sel_hi: %lu cases differ", mix_differ);
     CHECK(ops >= 16, "%lu ops with construct_many", ops);
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);
     CHECK(rebuilt >= 100, "only %lu generated cases were rebuilt: the batched rebuild went untested", rebuilt);
     printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ; generated a batch at a time: %lu differ "
-           "(%lu rebuilt)\n", ops, runs, CASES, differ, generated_differ, rebuilt);
+           "(%lu rebuilt); MIX ops under every op_sel_hi: %u instances, %lu differ\n",
+           ops, runs, CASES, differ, generated_differ, rebuilt, mix_instances, mix_differ);
     return check_report("construct-many");
 }
