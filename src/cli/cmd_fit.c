@@ -175,7 +175,7 @@ static int fit_grid(const isa_op *op, const axis *axes, unsigned n_axes, const s
     printf("%s: %u tiles, %llu parameter combinations%s\n", op->name, n_samples, (unsigned long long)total,
            strict_nan ? ", NaN payloads compared" : "");
     unsigned consistent = 0, best = 0, c;
-    double next = now_s() + 0.5;
+    double next = now_s();  /* the first line at once: a short fit still shows one */
     for (c = 0; c < total && !fit_stop; c++) {
         isa_instance in;
         char text[256];
