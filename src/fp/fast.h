@@ -153,4 +153,15 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                          fp_fma_lane *sum);
 
+/* The lanes a fast step leaves to a slower one (fp/marked_lanes.c): of the
+ * first m lanes, those whose byte in mark is 1 (the others 0), packed in
+ * order from each array from[i] (i < width) into to[i], which holds
+ * m + FP_MARKED_SLACK words; returns how many (AVX-512 up to four
+ * arrays, more go a lane at a time).  fp_unpack_marked puts
+ * the packed results in from back where their lanes came from in to,
+ * leaving the unmarked lanes as they are. */
+#define FP_MARKED_SLACK 16
+size_t fp_pack_marked(const uint8_t *mark, size_t m, size_t width, const uint32_t *const *from, uint32_t *const *to);
+void fp_unpack_marked(const uint8_t *mark, size_t m, const uint32_t *from, uint32_t *to);
+
 #endif

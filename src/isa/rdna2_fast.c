@@ -770,7 +770,7 @@ LANES_ENTRY void scale_exponents(const uint32_t *c, const uint32_t *vcc, size_t 
 
 /* V_DIV_FMAS: the kernel's fma (in out) where VCC is clear, scaled where it
  * is set: by the exponent where that is exact, else through scaled_lanes
- * on the few lanes left, packed without a branch. */
+ * on the few lanes left, packed together (fp_pack_marked). */
 static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t v[3][F32_BLOCK],
                          const uint32_t *fourth, size_t m, uint32_t *out)
 {
@@ -784,22 +784,13 @@ static void div_fmas_vcc(const isa_instance *in, const uint32_t *words, uint32_t
     int32_t big = rdna2_div_fmas_scale(in, 0x40000000u), small = rdna2_div_fmas_scale(in, 0);
     uint8_t hard[F32_BLOCK];
     scale_exponents(v[2], fourth, m, big, small, out, hard);
-    uint16_t at[F32_BLOCK];
-    size_t k = 0;
-    for (size_t t = 0; t < m; t++) {
-        at[k] = (uint16_t)t;
-        k += hard[t];
-    }
-    uint32_t pa[F32_BLOCK], pb[F32_BLOCK], pc[F32_BLOCK], r[F32_BLOCK];
-    for (size_t j = 0; j < k; j++) {
-        pa[j] = v[0][at[j]];
-        pb[j] = v[1][at[j]];
-        pc[j] = v[2][at[j]];
-        r[j] = out[at[j]];
-    }
-    scaled_lanes(pa, pb, pc, k, big, small, in->param[PARAM_DIV_FMAS_ORDER] == 0, r);
-    for (size_t j = 0; j < k; j++)
-        out[at[j]] = r[j];
+    uint32_t pa[F32_BLOCK + FP_MARKED_SLACK], pb[F32_BLOCK + FP_MARKED_SLACK], pc[F32_BLOCK + FP_MARKED_SLACK],
+        r[F32_BLOCK + FP_MARKED_SLACK];
+    bool once = in->param[PARAM_DIV_FMAS_ORDER] == 0;  /* else the f32 result (out) is scaled and rounded again */
+    size_t k = fp_pack_marked(hard, m, once ? 3 : 4, (const uint32_t *const[4]){v[0], v[1], v[2], out},
+                              (uint32_t *const[4]){pa, pb, pc, r});
+    scaled_lanes(pa, pb, pc, k, big, small, once, r);
+    fp_unpack_marked(hard, m, r, out);
 }
 
 /* The legacy form on contiguous words: flushes as selects, a hardware
