@@ -60,6 +60,7 @@ LANES v4d widen_any(const uint32_t *p, v4l *subnormal, v4l *special)
  * use inlines to its own code. */
 typedef struct {
     v4l bits, q, msb, flags;  /* flags: FP_LANE_* but DONE */
+    v4l overflow;             /* FP_LANE_OVERFLOW as a mask, so a caller that reads no other flag leaves them unmade */
     v4l bit0;                 /* exponent of the result's bit 0 (for a rounding of it) */
     v4d value;                /* the result as a double (finite results) */
 } rounded;
@@ -110,7 +111,7 @@ LANES rounded round_to(v4d S, v4d E, int p, int emin, int emax, const v4l *bit0,
     v4l flags = bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR | bit(guard) * FP_LANE_GUARD |
                 bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY |
                 bit(overflow) * FP_LANE_OVERFLOW | bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
-    return (rounded){bits, q, msb, flags, result_bit0, value};
+    return (rounded){bits, q, msb, flags, overflow, result_bit0, value};
 }
 
 #define ROUND_F32(S, E) round_to(S, E, 24, -126, 127, NULL, false)
@@ -268,7 +269,7 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
     rounded r32 = round_to(pickd(other, ONE, S), pickd(other, ZERO_D, E), 24, -126, 127, NULL, odd);
-    v4l done = other | (((r32.flags & FP_LANE_OVERFLOW) == 0) & (r32.value != 0));
+    v4l done = other | (~r32.overflow & (r32.value != 0));
     rounded r16 = round_to(r32.value, ZERO_D, 11, -14, 15, &r32.bit0, false);
     unrounded_sums(&r16, S, P, 16, 0x7c00, nan);
     r16.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
