@@ -1113,6 +1113,33 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
     double_round_answers(twice, once, at, k, dr);
 }
 
+/* lane_double_round for the legacy form's lanes whose cases ask for it,
+ * of its sources flushed (as the form takes them): the lanes of those
+ * cases packed, their fused sums, and double_round_lanes of those. */
+static void mad_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *want,
+                                   size_t m, uint8_t *dr)
+{
+    uint32_t fa[VERDICT_BLOCK], fb[VERDICT_BLOCK], fc[VERDICT_BLOCK], asked[VERDICT_BLOCK];
+    uint16_t at[VERDICT_BLOCK];
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        dr[t] = RDNA2_DR_SCALAR;
+        if (want[t] & (1u << GEN_DOUBLE_ROUND)) {
+            at[k] = (uint16_t)t, asked[k] = 1u << GEN_DOUBLE_ROUND;
+            fa[k] = flush_f32(a[t]), fb[k] = flush_f32(b[t]), fc[k] = flush_f32(c[t]);
+            k++;
+        }
+    }
+    if (!k)
+        return;
+    fp_fma_lane fused[VERDICT_BLOCK];
+    uint8_t packed[VERDICT_BLOCK];
+    fp_fast_fma32_lanes(fa, fb, fc, k, fused);
+    double_round_lanes(fa, fb, fc, fused, asked, k, packed);
+    for (size_t j = 0; j < k; j++)
+        dr[at[j]] = packed[j];
+}
+
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
  * V_DIV_FMAS (where VCC is set, of the scaled sum). */
 static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
@@ -1193,15 +1220,17 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
+        uint8_t dr[VERDICT_BLOCK];
+        mad_double_round_lanes(a, b, c, want + first, m, dr);
         /* The product's rounding first (its tie is the case's first), the sum's merged in. */
         rdna2_lane_verdicts(product, NULL, &fp_f32, true, m, v + first);
-        rdna2_lane_verdicts(sum, NULL, &fp_f32, false, m, later);
+        rdna2_lane_verdicts(sum, dr, &fp_f32, false, m, later);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             merge_verdict(&v[i], &later[t]);
             /* The double-round test takes the sources as the form does, flushed. */
             scalar_double_round_class(&v[i], &fp_f32, flush_f32(a[t]), flush_f32(b[t]), flush_f32(c[t]), want[i],
-                                      RDNA2_DR_SCALAR);
+                                      dr[t]);
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, flush_f32(r)));
         }
