@@ -154,7 +154,8 @@ void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
                          fp_fma_lane *sum);
 
 /* The lanes a fast step leaves to a slower one (fp/marked_lanes.c): of the
- * first m lanes, those whose byte in mark is 1 (the others 0), packed in
+ * first m lanes, those whose byte in mark is 1 (the others 0; no other
+ * value: the two paths read it differently), packed in
  * order from each array from[i] (i < width) into to[i], which holds
  * m + FP_MARKED_SLACK words; returns how many (AVX-512 up to four
  * arrays, more go a lane at a time).  fp_unpack_marked puts
