@@ -89,7 +89,7 @@ int main(void)
             compare_lane((rdna2_lane){.fmt = {f, f, f}, .dest = f, .unfused = unfused, .fixed = -1}, n, &differ,
                          &combos, &failed, &total);
         }
-    CHECK(combos == (5 + 4 + 4) * 27, "%lu combinations covered without K", combos);
+    CHECK(combos == (5 + 5 + 4) * 27, "%lu combinations covered without K", combos);
     /* K as b (V_FMAMK_F32, V_MADMK_F32): a power of two, short and full
      * significands, both signs, large and small (the products' binades
      * clipped to a's range shifted by K's), the smallest normal. */

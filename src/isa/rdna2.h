@@ -81,7 +81,7 @@ typedef struct {
  * rounding shape, so c and a free factor are negated. */
 void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
 /* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
- * cancel, overflow and (fused, to f32) double-round: lanes whose sources
+ * cancel, overflow and double-round to f32: lanes whose sources
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
  * legacy forms), with no literal or a finite normal K as b.  v[]: the three
  * values after modifiers.  False when eight attempts fail.

@@ -2,7 +2,9 @@
  * fused (or all f32 unfused, the legacy forms), with a, b, c and the result
  * f32 or f16 in any mix, no literal or K as b, for the classes that aim the
  * addend at a spot of the result's grid: tie, near-tie, cancel, overflow,
- * and (fused) double-round to f32.
+ * and double-round to f32 (a tie for the product rounded to f32: the legacy
+ * forms round it so themselves, a fused form's exact sum lands just off it;
+ * until 2026-12 the legacy forms' went through the generic design, 16% slower).
  *
  * They build the shapes the generic designs of rdna2_construct.c and
  * gen/addend_fast.c build (a product of a chosen binade with full or short
@@ -113,10 +115,9 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
         return false;
     if (s->fixed == 1 ? s->fmt[1] != &fp_f32 || !k_is_normal(s->fixed_bits) : s->fixed >= 0)
         return false;
-    /* The legacy forms' product rounds to f32 and flushes; their double-round
-     * design is another one. */
+    /* The legacy forms' product rounds to f32 and flushes. */
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
-    if (s->unfused && (d != &fp_f32 || !uniform || c == GEN_DOUBLE_ROUND))
+    if (s->unfused && (d != &fp_f32 || !uniform))
         return false;
     /* A near tie where the formats differ, but for an f16 c of an f16
      * result: the offsets below half a unit reach bits c cannot hold more
