@@ -53,7 +53,9 @@ LANES v4d widen_any(const uint32_t *p, v4l *subnormal, v4l *special)
 }
 
 /* One rounding of the exact value S + E (|E| <= ulp(S)/2, S nonzero where
- * it matters) to a binary format of precision p, exponents emin..emax, as
+ * it matters; E NULL: S alone is exact, and every test on the error folds
+ * away, where a zero vector's -0.0 lanes kept them all) to a binary format
+ * of precision p, exponents emin..emax, as
  * round_to in rdna2_fast.c makes it: to nearest even, or to odd; bit0 the
  * exponent of the value's lowest bit as the kit holds it, or NULL when the
  * kit holds it trimmed to its lowest set bit.  Constant arguments: each
@@ -65,13 +67,13 @@ typedef struct {
     v4d value;                /* the result as a double (finite results) */
 } rounded;
 
-LANES rounded round_to(v4d S, v4d E, int p, int emin, int emax, const v4l *bit0, bool to_odd)
+LANES rounded round_to(v4d S, const v4d *E, int p, int emin, int emax, const v4l *bit0, bool to_odd)
 {
     int bias = -emin + 1, bits_total = p + (emax == 127 ? 8 : 5);
     int64_t hidden = (int64_t)1 << (p - 1), inf = ((((int64_t)1 << (bits_total - p)) - 1)) << (p - 1);
     v4l sign = (v4l)S & SIGN_BIT;
     v4d H = (v4d)((v4l)S & ~SIGN_BIT);
-    v4d L = (v4d)((v4l)E ^ sign);  /* E as seen from |S| */
+    v4d L = E ? (v4d)((v4l)*E ^ sign) : ZERO_D;  /* E as seen from |S| */
     /* The exact value's leading bit: below a power of two when L is negative. */
     v4l msb = dexp(H) + ((((v4l)H & MANT) == 0) & (L < 0));
     v4l tiny = msb < emin;
@@ -201,7 +203,8 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, c
     }
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
-    rounded r = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
+    v4d e = pickd(other, ZERO_D, E);
+    rounded r = ROUND_F32(pickd(other, ONE, S), &e);
     unrounded_sums(&r, S, P, 32, 0x7f800000, nan);
     r.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r, ALL(-1), r.msb, larger_exp(P, C), out);
@@ -241,13 +244,14 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
         C = widen_flushed(c, &sub, &special);
     v4d P = A * B, E;
     v4l p_other = not_rounded(P);
-    rounded rp = ROUND_F32(pickd(p_other, ONE, P), ZERO_D);
+    rounded rp = ROUND_F32(pickd(p_other, ONE, P), NULL);
     unrounded_sums(&rp, P, ZERO_D, 32, 0x7f800000, nan);
     v4u pbits = (v4u)rp.bits & 0xffffffffu;
     pbits = (v4u)pick((v4l)((pbits & 0x7f800000u) == 0), (v4l)(pbits & 0x80000000u), (v4l)pbits);
     v4d S = two_sum(f32_value_of(pbits), C, &E);
     v4l other = not_rounded(S);
-    rounded rs = ROUND_F32(pickd(other, ONE, S), pickd(other, ZERO_D, E));
+    v4d e = pickd(other, ZERO_D, E);
+    rounded rs = ROUND_F32(pickd(other, ONE, S), &e);
     unrounded_sums(&rs, S, P, 32, 0x7f800000, nan);
     rs.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     v4l big = larger_exp(P, C);
@@ -268,9 +272,10 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
-    rounded r32 = round_to(pickd(other, ONE, S), pickd(other, ZERO_D, E), 24, -126, 127, NULL, odd);
+    v4d e = pickd(other, ZERO_D, E);
+    rounded r32 = round_to(pickd(other, ONE, S), &e, 24, -126, 127, NULL, odd);
     v4l done = other | (~r32.overflow & (r32.value != 0));
-    rounded r16 = round_to(r32.value, ZERO_D, 11, -14, 15, &r32.bit0, false);
+    rounded r16 = round_to(r32.value, NULL, 11, -14, 15, &r32.bit0, false);
     unrounded_sums(&r16, S, P, 16, 0x7c00, nan);
     r16.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r16, done, r32.msb, larger_exp(P, C), out);
