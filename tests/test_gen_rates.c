@@ -170,7 +170,7 @@ static void closed_lane_rates(void)
     }
     /* Every op_sel_hi (the uniform shape too) x tie, cancel, overflow where reachable, double-round
      * where inexact (MIX32) or near-tie where c and the result are f16 (MIX16, twice); 8 normal Ks x
-     * 4 or 5 classes, twice.  152 here. */
+     * 4 or 5 classes, twice (v_madmk_f32's double-round since 2026-12).  159 here. */
     CHECK(covered >= 90, "closed-form designs took %u lane classes, at least 90 expected", covered);
     printf("closed-form mixed and K lanes: %u lane classes at >= 90%% verified\n", covered);
 }

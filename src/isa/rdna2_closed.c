@@ -4,7 +4,8 @@
  * addend at a spot of the result's grid: tie, near-tie, cancel, overflow,
  * and double-round to f32 (a tie for the product rounded to f32: the legacy
  * forms round it so themselves, a fused form's exact sum lands just off it;
- * until 2026-12 the legacy forms' went through the generic design, 16% slower).
+ * until 2026-12 the legacy forms' went through the generic design, at 1.2-1.5 times
+ * the time a case).
  *
  * They build the shapes the generic designs of rdna2_construct.c and
  * gen/addend_fast.c build (a product of a chosen binade with full or short
