@@ -166,8 +166,36 @@ static void near_ties_far_below(void)
     CHECK(built > 50 && wrong == 0, "near ties below 2^-160: %u built, %u wrong", built, wrong);
 }
 
+/* The addend's format as a fused K-as-c form has it (rdna2_construct.c's
+ * f32_product: 24 bits over double's exponent range), x an f32 K: the fast
+ * path (its cancel aim takes -x itself where the format holds it, since
+ * 2026-12) against the kit, every aim. */
+static void wide_addends(void)
+{
+    static const fp_format wide = {.name = "wide", .bits = 35, .exp_bits = 11, .precision = 24, .emin = -1022,
+                                   .emax = 1023, .bias = 1023};
+    gen_rng r = {777};
+    unsigned long differ = 0, made = 0, n = 200000;
+    for (unsigned long i = 0; i < n; i++) {
+        uint64_t k = gen_value_with_exp(&fp_f32, &r, gen_coin(&r), gen_range(&r, -150, 127),
+                                        gen_below(&r, 2) ? 0 : gen_range(&r, 0, 23));
+        fp_value x = fp_decode(&fp_f32, k);
+        const fp_format *fd = formats[gen_below(&r, 2)];
+        gen_aim aim = (gen_aim)gen_below(&r, 5);
+        gen_rng r1 = {gen_next(&r)}, r2 = r1;
+        uint64_t y1 = 0, y2 = 0;
+        bool ok1 = gen_addend(x, &wide, fd, aim, &r1, &y1), ok2 = gen_addend_exact(x, &wide, fd, aim, &r2, &y2);
+        made += ok2;
+        if ((ok1 != ok2 || (ok1 && y1 != y2) || r1.s != r2.s) && differ++ < 5)
+            CHECK(0, "wide case %lu: K %llx fd %s aim %d: fast %d %llx, exact %d %llx", i, (unsigned long long)k,
+                  fd->name, (int)aim, ok1, (unsigned long long)y1, ok2, (unsigned long long)y2);
+    }
+    CHECK(differ == 0 && made > n / 2, "wide addends: %lu of %lu differ, %lu made", differ, n, made);
+}
+
 int main(void)
 {
+    wide_addends();
     near_ties_far_below();
     special_kinds();
     double_bits();
