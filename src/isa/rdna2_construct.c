@@ -788,49 +788,53 @@ static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w
     return true;
 }
 
-/* How the f32 forms' designed values go into their words, worked out once
- * for an instance's cases: each source's word (-1: the literal), the sign
- * neg flips, and the sources abs gives a drawn sign (unmodify's rules, with
- * the controls and the op's table read once, not per case: placing was a
- * tenth of a v_fma_f32 case's instructions). */
+/* How a one-lane form's designed values go into their words, worked out
+ * once for an instance's cases: each source's word (-1: the literal) and
+ * half (-1: the whole word; an f16 source's op_sel half), its sign bit, the
+ * sign neg flips, and the sources abs gives a drawn sign (unmodify's rules,
+ * with the controls and the op's table read once, not per case: placing was
+ * a tenth of a v_fma_f32 case's instructions, and 8% of a V_FMA_MIX_F32
+ * case's until the MIX and f16 forms were planned too, in 2026-12). */
 typedef struct {
-    int8_t word[3];
-    uint32_t flip[3];
+    int8_t word[3], half[3];
+    uint32_t sign[3], flip[3];
     uint8_t abs;
     bool vcc;  /* V_DIV_FMAS: the VCC word is drawn too */
-} f32_placement;
+} placement;
 
-static f32_placement f32_placement_of(const isa_instance *in)
+/* The plan where the form has one (NULL: the packed form and V_FMA_F64 place case by case). */
+static const placement *placement_for(const isa_instance *in, const rdna2_lane *s, placement *p)
 {
     const isa_op *op = in->op;
-    f32_placement p = {.abs = (uint8_t)(in->ctrl[CTRL_ABS] & 7), .vcc = op->form == RDNA2_DIV_FMAS};
+    bool mix = op->form == RDNA2_MIX32 || op->form == RDNA2_MIX16, f16 = op->form == RDNA2_FMA16;
+    if (!is_f32_form(op) && !mix && !f16)
+        return NULL;
+    /* The MIX forms' abs is NEG_HI, their neg NEG_LO. */
+    uint32_t abs = mix ? in->ctrl[CTRL_NEG_HI] : in->ctrl[CTRL_ABS], neg = mix ? in->ctrl[CTRL_NEG_LO] : in->ctrl[CTRL_NEG];
+    *p = (placement){.abs = (uint8_t)(abs & 7), .vcc = op->form == RDNA2_DIV_FMAS};
     for (int i = 0; i < 3; i++) {
-        p.word[i] = op->src[i] == RDNA2_SRC_K ? -1 : (int8_t)op->src[i];
-        p.flip[i] = !BIT(in->ctrl[CTRL_ABS], i) && BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
+        bool half = f16 || (mix && s->fmt[i] == &fp_f16);
+        p->word[i] = op->src[i] == RDNA2_SRC_K ? -1 : (int8_t)op->src[i];
+        p->half[i] = half ? (int8_t)BIT(in->ctrl[CTRL_OP_SEL], i) : -1;
+        p->sign[i] = half ? 0x8000u : 0x80000000u;
+        p->flip[i] = !BIT(abs, i) && BIT(neg, i) ? p->sign[i] : 0;
     }
     return p;
 }
 
-static bool is_f32_form(const isa_op *op);
-
-static const f32_placement *f32_placement_for(const isa_instance *in, f32_placement *p)
-{
-    if (!is_f32_form(in->op))
-        return NULL;
-    *p = f32_placement_of(in);
-    return p;
-}
-
-/* The f32 forms' placement: unmodify's, source by source, then VCC. */
-static void place_f32(const f32_placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
+/* A planned placement: unmodify's, source by source, then VCC. */
+static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
 {
     for (int i = 0; i < 3; i++) {
         if (p->word[i] < 0)
             continue;
         uint32_t x = (uint32_t)v[i] ^ p->flip[i];
         if ((p->abs >> i) & 1)
-            x = (x & 0x7fffffffu) | (gen_coin(r) ? 0x80000000u : 0);
-        w[p->word[i]] = x;
+            x = (x & ~p->sign[i]) | (gen_coin(r) ? p->sign[i] : 0);
+        if (p->half[i] < 0)
+            w[p->word[i]] = x;
+        else
+            put_half(&w[p->word[i]], (uint16_t)x, p->half[i]);
     }
     if (p->vcc)
         w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
@@ -838,35 +842,21 @@ static void place_f32(const f32_placement *p, gen_rng *r, const uint64_t v[3], u
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
-static void place(const isa_instance *in, const rdna2_lane *s, const f32_placement *f32p, gen_rng *r,
-                  uint64_t v[2][3], uint32_t *w)
+static void place(const isa_instance *in, const placement *plan, gen_rng *r, uint64_t v[2][3], uint32_t *w)
 {
     const isa_op *op = in->op;
-    if (f32p) {  /* the f32 forms, planned (f32_placement_for) */
-        place_f32(f32p, r, v[0], w);
+    if (plan) {  /* the one-lane forms but V_FMA_F64 (placement_for) */
+        place_planned(plan, r, v[0], w);
         return;
     }
     switch ((rdna2_form)op->form) {
     case RDNA2_FMA32:
     case RDNA2_DIV_FMAS:
     case RDNA2_MAD32:
-        break;  /* planned, above */
     case RDNA2_MIX32:
     case RDNA2_MIX16:
-        for (int i = 0; i < 3; i++) {
-            uint64_t bits = unmodify(s->fmt[i], v[0][i], BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i), r);
-            if (s->fmt[i] == &fp_f16)
-                put_half(&w[op->src[i]], (uint16_t)bits, BIT(in->ctrl[CTRL_OP_SEL], i));
-            else
-                w[op->src[i]] = (uint32_t)bits;
-        }
-        break;
     case RDNA2_FMA16:
-        for (int i = 0; i < 3; i++)
-            put_half(&w[op->src[i]],
-                     (uint16_t)unmodify(&fp_f16, v[0][i], BIT(in->ctrl[CTRL_ABS], i), BIT(in->ctrl[CTRL_NEG], i), r),
-                     BIT(in->ctrl[CTRL_OP_SEL], i));
-        break;
+        break;  /* planned, above */
     case RDNA2_PK16: {
         /* Low lane first; the high lane takes the halves it does not share.
          * No draws here (no abs): the lanes' designs may come first. */
@@ -902,8 +892,8 @@ static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_clas
     uint64_t v[2][3];
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
-    f32_placement plan;
-    place(in, s, f32_placement_for(in, &plan), r, v, w);
+    placement plan;
+    place(in, placement_for(in, s, &plan), r, v, w);
     return reachable;
 }
 
@@ -1053,8 +1043,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
     uint8_t state[CLOSED_BLOCK];
     uint64_t v[CLOSED_BLOCK][2][3];
-    f32_placement plan;
-    const f32_placement *f32p = f32_placement_for(in, &plan);  /* once for the block */
+    placement plan;
+    const placement *planned = placement_for(in, s, &plan);  /* once for the block */
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
@@ -1074,7 +1064,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
             continue;
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        place(in, s, f32p, &r[i], v[i], words + i * op->n_in);
+        place(in, planned, &r[i], v[i], words + i * op->n_in);
     }
 }
 
