@@ -14,7 +14,7 @@
 #include "check.h"
 #include "fp/marked_lanes.c"
 
-enum { MAX = 600, GUARD = 0x5eed5eedu, WIDTH_MAX = 6 };
+enum { MAX = 600, WIDTH_MAX = 6 };
 typedef size_t pack_fn(const uint8_t *, size_t, size_t, const uint32_t *const *, uint32_t *const *);
 typedef void unpack_fn(const uint8_t *, size_t, const uint32_t *, uint32_t *);
 
@@ -59,7 +59,7 @@ static void *words_at(char *end, size_t n) { return end - n * 4; }
 /* One block: m lanes, each marked with probability per_64 / 64. */
 static void one_block(const char *way, pack_fn *pack, unpack_fn *unpack, size_t m, unsigned per_64, size_t width)
 {
-    static uint32_t from[WIDTH_MAX][MAX], to[WIDTH_MAX][MAX + FP_MARKED_SLACK], want[MAX];
+    static uint32_t want[MAX];
     uint8_t *mark = (uint8_t *)g.mark - m;
     uint32_t *gfrom[WIDTH_MAX], *gto[WIDTH_MAX], *out = words_at(g.out, m);
     size_t marked = 0;
@@ -69,25 +69,21 @@ static void one_block(const char *way, pack_fn *pack, unpack_fn *unpack, size_t 
         mark[t] = (next() & 63) < per_64;
         marked += mark[t];
         for (size_t i = 0; i < WIDTH_MAX; i++)
-            from[i][t] = gfrom[i][t] = next();
+            gfrom[i][t] = next();
         out[t] = want[t] = next();
     }
     size_t k = pack(mark, m, width, (const uint32_t *const *)gfrom, gto);
     CHECK(k == marked, "%s: m %zu, %u/64 marked: packed %zu of %zu", way, m, per_64, k, marked);
-    for (size_t i = 0; i < width; i++)
-        memcpy(to[i], gto[i], k * 4);
+    uint32_t *results = words_at(g.results, k);  /* the packed results alone, ending at the guard */
     size_t bad = 0, j = 0;
     for (size_t t = 0; t < m && k == marked; t++)
         if (mark[t]) {
             for (size_t i = 0; i < width; i++)
-                bad += to[i][j] != from[i][t];
-            want[t] = to[0][j] ^ 0xa5a5a5a5u;  /* a result for the lane */
+                bad += gto[i][j] != gfrom[i][t];
+            want[t] = results[j] = gto[0][j] ^ 0xa5a5a5a5u;  /* a result for the lane */
             j++;
         }
     CHECK(bad == 0, "%s: m %zu, %u/64 marked, width %zu: %zu lanes packed wrong", way, m, per_64, width, bad);
-    uint32_t *results = words_at(g.results, k);  /* the packed results alone, ending at the guard */
-    for (size_t j2 = 0; j2 < k; j2++)
-        results[j2] = to[0][j2] ^ 0xa5a5a5a5u;
     unpack(mark, m, results, out);
     size_t wrong = 0;
     for (size_t t = 0; t < m; t++)
