@@ -343,13 +343,15 @@ LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, 
             attempt(FS, mixed, k_is_b, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
+                /* No branch on whether it is done (a tenth of the
+                 * double-round attempts fail, at random): a failed
+                 * attempt's values are overwritten by a later round, or
+                 * by the caller's fallback. */
                 uint32_t k = now[i + j];
-                if (done[j]) {
-                    ok[k] = true;
-                    v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
-                } else {
-                    later[left++] = k;
-                }
+                ok[k] = done[j] != 0;
+                v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
+                later[left] = k;
+                left += !done[j];
             }
         }
         scatter_states(rng, which, now, m, state);
@@ -436,8 +438,8 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
                 v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
-                if (!hit[j])
-                    later[left++] = k;
+                later[left] = k;  /* kept where it missed: no branch on a coin's outcome */
+                left += !hit[j];
             }
         }
         scatter_states(rng, which, now, m, state);
