@@ -1042,9 +1042,8 @@ static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
 /* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
 static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size_t m)
 {
-    for (size_t t = 0; t < m; t++)
-        if (subnormal[t])
-            lanes[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
+    for (size_t t = 0; t < m; t++)  /* no branch: which tuples have one is the class's coin */
+        lanes[t].flags |= (uint16_t)(subnormal[t] * FP_LANE_SUBNORMAL_SOURCE);
 }
 
 /* The lanes whose cases ask for the double-round test (their positions in

@@ -131,8 +131,10 @@ void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_f
                       classes, at_result, cell);
         for (size_t t = 0; t < m; t++) {
             isa_verdict *o = &v[first + t];
+            /* The tie's exponent by a mask, not a branch on the flag. */
+            int32_t tie = -(int32_t)((flags[t] & FP_LANE_TIE) != 0);
             *o = (isa_verdict){.classes = classes[t], .at_result = at_result[t],
-                               .tie_exp = flags[t] & FP_LANE_TIE ? l[t].ulp_exp : ISA_NO_EXPONENT};
+                               .tie_exp = (l[t].ulp_exp & tie) | (ISA_NO_EXPONENT & ~tie)};
             o->cells[cell[t] / 64] = 1ull << (cell[t] % 64);
         }
     }
