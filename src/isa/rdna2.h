@@ -99,7 +99,9 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 /* rdna2_closed_design for n cases at once (rdna2_closed_lanes.c), on a lane
  * rdna2_closed_lanes_cover takes: case k draws from rng[which[k]] and writes
- * v[k] and ok[k]; the same values and draws as rdna2_closed_design on each. */
+ * v[k] and ok[k]; the same values and draws as rdna2_closed_design on each
+ * where ok[k] (where not, v[k] is a failed attempt's, for the caller to
+ * replace). */
 void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                         uint64_t (*v)[3], bool *ok);
 /* The special class's design (rdna2_construct.c's design_special) for n

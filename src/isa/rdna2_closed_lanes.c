@@ -343,10 +343,10 @@ LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, 
             attempt(FS, mixed, k_is_b, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
-                /* No branch on whether it is done (a tenth of the
-                 * double-round attempts fail, at random): a failed
-                 * attempt's values are overwritten by a later round, or
-                 * by the caller's fallback. */
+                /* No branch on whether it is done (where attempts fail,
+                 * they fail at random): a failed attempt's values are
+                 * overwritten by a later round, or by the caller's
+                 * fallback. */
                 uint32_t k = now[i + j];
                 ok[k] = done[j] != 0;
                 v[k][0] = out[0][j], v[k][1] = out[1][j], v[k][2] = out[2][j];
