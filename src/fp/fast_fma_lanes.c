@@ -129,8 +129,6 @@ LANES rounded round_to(v4d S, const v4d *E, int p, int emin, int emax, const v4l
     return (rounded){bits, q, msb, flags, overflow, result_bit0, value};
 }
 
-#define ROUND_F32(S, E) round_to(S, E, 24, -126, 127, NULL, false)
-
 /* The larger of two nonzero doubles' leading-bit exponents. */
 LANES v4l larger_exp(v4d x, v4d y)
 {
@@ -179,6 +177,14 @@ LANES v4l not_rounded(v4d S)
     return (S == 0) | (S != S) | (((v4l)S & ~SIGN_BIT) == ALL(0x7ff0000000000000LL));
 }
 
+/* The sum S + E rounded to f32 where not_rounded(S) is false (`other`
+ * clear); 1, exactly, where it is true (unrounded_sums puts the result in). */
+LANES rounded round_sum_f32(v4d S, v4d E, v4l other, bool to_odd)
+{
+    v4d e = pickd(other, ZERO_D, E);
+    return round_to(pickd(other, ONE, S), &e, 24, -126, 127, NULL, to_odd);
+}
+
 /* r's result and flags where S is an exact zero (signed as the hardware's
  * sum; FP_LANE_CANCELLED when the product P was not zero), an infinity
  * (signed) or a NaN (the default NaN `nan`, unsigned), in a format whose
@@ -216,8 +222,7 @@ LANES void four_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c, c
     }
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
-    v4d e = pickd(other, ZERO_D, E);
-    rounded r = ROUND_F32(pickd(other, ONE, S), &e);
+    rounded r = round_sum_f32(S, E, other, false);
     unrounded_sums(&r, S, P, 32, 0x7f800000, nan);
     r.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     store(r, ALL(-1), r.msb, larger_exp(P, C), out);
@@ -257,14 +262,13 @@ LANES void four_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
         C = widen_flushed(c, &sub, &special);
     v4d P = A * B, E;
     v4l p_other = not_rounded(P);
-    rounded rp = ROUND_F32(pickd(p_other, ONE, P), NULL);
+    rounded rp = round_to(pickd(p_other, ONE, P), NULL, 24, -126, 127, NULL, false);  /* exact: no error term */
     unrounded_sums(&rp, P, ZERO_D, 32, 0x7f800000, nan);
     v4u pbits = (v4u)rp.bits & 0xffffffffu;
     pbits = (v4u)pick((v4l)((pbits & 0x7f800000u) == 0), (v4l)(pbits & 0x80000000u), (v4l)pbits);
     v4d S = two_sum(f32_value_of(pbits), C, &E);
     v4l other = not_rounded(S);
-    v4d e = pickd(other, ZERO_D, E);
-    rounded rs = ROUND_F32(pickd(other, ONE, S), &e);
+    rounded rs = round_sum_f32(S, E, other, false);
     unrounded_sums(&rs, S, P, 32, 0x7f800000, nan);
     rs.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
     v4l big = larger_exp(P, C);
@@ -285,8 +289,7 @@ LANES void four_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     v4d P = A * B, E;
     v4d S = two_sum(P, C, &E);
     v4l other = not_rounded(S);
-    v4d e = pickd(other, ZERO_D, E);
-    rounded r32 = round_to(pickd(other, ONE, S), &e, 24, -126, 127, NULL, odd);
+    rounded r32 = round_sum_f32(S, E, other, odd);
     v4l done = other | (~r32.overflow & (r32.value != 0));
     rounded r16 = round_to(r32.value, NULL, 11, -14, 15, &r32.bit0, false);
     unrounded_sums(&r16, S, P, 16, 0x7c00, nan);
