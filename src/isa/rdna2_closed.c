@@ -112,6 +112,8 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     if (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_CANCEL && c != GEN_OVERFLOW &&
         (c != GEN_DOUBLE_ROUND || d != &fp_f32))
         return false;
+    if (s->fixed == 2)  /* K as c: f32 throughout, K finite and normal */
+        return d == &fp_f32 && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d && k_is_normal(s->fixed_bits);
     if (!f16_or_f32(d) || !f16_or_f32(s->fmt[0]) || !f16_or_f32(s->fmt[1]) || !f16_or_f32(s->fmt[2]))
         return false;
     if (s->fixed == 1 ? s->fmt[1] != &fp_f32 || !k_is_normal(s->fixed_bits) : s->fixed >= 0)
@@ -300,6 +302,123 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
     }
 }
 
+/* K as c (v_fmaak_f32, v_madak_f32): the sum's value v is aimed from K
+ * itself and the product y = v - K is what it takes to get there, split as
+ * a = +-2^e near 1 times b = y / a: the generic design's shapes
+ * (design_fixed_addend, gen_addend_double's), straight-line.  Every v here
+ * spans at most 37 bits with K (a tie at most 12 binades above K's, 25
+ * bits), so y = v - K is exact in double but near the overflow midpoint,
+ * which a TwoSum check turns away; then y must be a product an f32 and a
+ * power of two make exactly (24 significant bits), an f32 itself where the
+ * legacy forms round and flush the product first or the double-round class
+ * rounds it.  About 880 instructions a v_madak_f32 tie the generic way. */
+
+/* |v| for the tie and near-tie classes from |K| = ak, on f32's grid (K is
+ * on it: a normal f32).  A step down from a power-of-two K crosses into the
+ * binade below, whose half unit is half as large (a tie there, not a grid
+ * point). */
+static double k_tie_value(double ak, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r)
+{
+    const fp_format *f = &fp_f32;
+    int msb = fp_dexp(ak), u = gen_unit_exp(f, msb);
+    unsigned pick = (d0 >> 59) & 7;
+    if (c == GEN_TIE && pick < 3) {
+        /* Cancel K's head: K is all below the place p above its lowest bit, so y is a power of two. */
+        int top = fp_dlsb(ak) + prec(f);
+        return pick == 0 ? ak - fp_pow2(top + 1) : ak + fp_pow2(top);
+    }
+    if (c == GEN_TIE && pick == 7) {
+        int up = gen_unit_exp(f, msb + field(d2, 32, 1, 12));
+        uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
+        return (double)sig * fp_pow2(up) + fp_pow2(up - 1);
+    }
+    double t = ak + field(d2, 32, -1, 1) * fp_pow2(u);
+    double v = t + fp_pow2(gen_unit_exp(f, fp_dexp(t)) - 1);
+    if (c == GEN_NEAR_TIE) {
+        int low = fp_dlsb(ak);
+        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, prec(f) - 2);
+        double off = field(d1, 32, 1, 3) * fp_pow2(e);
+        v += flag(d1, 48) ? -off : off;
+    }
+    return v;
+}
+
+/* The sum's value |v| the class aims at from |K| (0 for cancel: y = -K). */
+static double k_sum_value(gen_class c, double ak, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r)
+{
+    const fp_format *d = &fp_f32;
+    switch (c) {
+    case GEN_CANCEL:
+        return 0;
+    case GEN_OVERFLOW: {
+        /* The midpoint to infinity, or a tie in the top binade. */
+        int u = d->emax - prec(d) + 1;
+        if (flag(d1, 49))
+            return fp_pow2(d->emax + 1) - fp_pow2(u - 1);
+        return (double)((frac_mask(d) + 1) | (gen_next(r) & frac_mask(d))) * fp_pow2(u) + fp_pow2(u - 1);
+    }
+    case GEN_DOUBLE_ROUND:  /* a tie for the product rounded to f32 (below) */
+        return k_tie_value(ak, GEN_TIE, d0, d1, d2, r);
+    default:
+        return k_tie_value(ak, c, d0, d1, d2, r);
+    }
+}
+
+/* y as a times b (v[0], v[1]); false where no f32 b makes it exactly. */
+static bool k_split(const rdna2_lane *s, gen_class c, double y, uint64_t d0, uint64_t d2, uint64_t v[3])
+{
+    if (c == GEN_DOUBLE_ROUND) {
+        /* An inexact product that rounds to y: a near 1, b = y / a rounded. */
+        float a = (float)(1.0 + (double)(d0 & frac_mask(&fp_f32)) * 0x1p-23);
+        v[0] = fp_fbits(a);
+        v[1] = fp_fbits((float)(y / a));
+        return true;
+    }
+    int my = fp_dexp(fp_dabs(y));
+    int e = max_int(my - fp_f32.emax, min_int(my - fp_f32.emin, field(d2, 0, -8, 8)));
+    bool a_negative = flag(d0, 62);
+    v[0] = (uint64_t)a_negative << 31 | (uint64_t)(e + fp_f32.bias) << 23;
+    double b = y * fp_pow2(-e);
+    if (!gen_double_bits(&fp_f32, a_negative ? -b : b, &v[1]))
+        return false;
+    /* The legacy forms flush a subnormal b. */
+    return !s->unfused || fp_dabs(b) >= 0x1p-126;
+}
+
+/* a - b, and whether it was exact (TwoSum's error is zero). */
+static bool exact_difference(double a, double b, double *d)
+{
+    double s = a - b, bb = s - a;
+    *d = s;
+    return (a - (s - bb)) + (-b - bb) == 0;
+}
+
+static int significant_bits(double y) { return fp_dexp(fp_dabs(y)) - fp_dlsb(fp_dabs(y)) + 1; }
+
+static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
+{
+    double k = k_value(s), ak = fp_dabs(k);
+    /* The product as the legacy forms round it, and as the double-round class rounds it: an f32. */
+    bool y_f32 = s->unfused || c == GEN_DOUBLE_ROUND;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r), yb;
+        double av = k_sum_value(c, ak, d0, d1, d2, r), y;
+        bool fits = exact_difference(k < 0 ? -av : av, k, &y) && y != 0 && significant_bits(y) <= prec(&fp_f32) &&
+                    (!y_f32 || gen_double_bits(&fp_f32, y, &yb)) && (!s->unfused || fp_dabs(y) >= 0x1p-126);
+        if (fits && k_split(s, c, y, d0, d2, v)) {
+            v[2] = s->fixed_bits;
+            return true;
+        }
+        if (c == GEN_OVERFLOW) {
+            /* No product K leaves gets there: one in the top two binades, with K. */
+            product pr = pick_product(s, field(d1, 0, s->dest->emax - 1, s->dest->emax), 0, d0, d1, d2);
+            v[0] = pr.a, v[1] = pr.b, v[2] = s->fixed_bits;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
  *       cut short (one time in four), 59-61 the tie's shape, 62-63 the signs;
@@ -310,6 +429,8 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
  * a tie some binades up and the overflow class draw one word more. */
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
+    if (s->fixed == 2)
+        return k_addend_design(s, c, r, v);
     int lo, hi;
     if (!rdna2_closed_target_range(s, c, &lo, &hi))
         return false;  /* a lane rdna2_closed_covers does not take */
