@@ -350,7 +350,8 @@ int main(void)
             CHECK((double)subnormal_ties / per_class >= 0.5, "%s: subnormal ties at the result %.3f", op->name,
                   (double)subnormal_ties / per_class);
         if (!strcmp(op->family, "rdna2"))
-            printf("%-24s subnormal ties at the result %.1f%%\n", op->name, 100.0 * subnormal_ties / per_class);
+            printf("%-24s subnormal at the result %.1f%%, ties there %.1f%%\n", op->name,
+                   100.0 * at_result[GEN_SUBNORMAL] / per_class, 100.0 * subnormal_ties / per_class);
     }
     maxwell_carry_in();
     closed_lane_rates();

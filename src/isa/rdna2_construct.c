@@ -532,6 +532,23 @@ static bool k_at_least(uint64_t k, int e)
 
 static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
 
+/* No sum of these f32 operands is a tie on the subnormal grid, whose half
+ * unit 2^-150 is below f32's lowest bit: the legacy forms' rounded product
+ * and c are both on f32's grid, and so is a fused product with an integer K
+ * as b (its lowest bit 2^0 or above).  The aimed design's ties there can
+ * only miss: v_fmamk_f32 with K = 1 spent 2.9 designs a subnormal case, most
+ * of them aimed ones that failed; design_subnormal_sum's exact subnormal
+ * sum (a fused product off f32's grid leaves it tiny) lands every time. */
+static bool no_subnormal_ties(const rdna2_lane *s)
+{
+    bool f32 = s->dest == &fp_f32 && s->fmt[0] == &fp_f32 && s->fmt[1] == &fp_f32 && s->fmt[2] == &fp_f32;
+    if (!f32 || s->fixed == 2)
+        return false;
+    if (s->unfused)
+        return true;
+    return s->fixed == 1 && k_at_least(s->fixed_bits, -126) && fp_lsb(val(&fp_f32, s->fixed_bits)) >= 0;
+}
+
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (c == GEN_RANDOM) {
@@ -563,6 +580,8 @@ static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
         return design_subnormal_grid(s, r, v);
     if (c == GEN_SUBNORMAL && gen_below(r, 3) == 0)
         return subnormal_operands(s, r, v);
+    if (c == GEN_SUBNORMAL && no_subnormal_ties(s))
+        return design_subnormal_sum(s, r, v);
     return design_aimed(s, c, r, v);
 }
 
