@@ -273,6 +273,28 @@ static bool design_fixed_addend(const rdna2_lane *s, gen_class c, gen_rng *r, ui
     return true;
 }
 
+/* The exponents of the literal's leading and lowest bits, where it is
+ * finite and nonzero; an f32 K read in double (exactly), where the exact
+ * kit's decoding cost a K case of the subnormal class about 70 instructions. */
+static bool k_bits_at(const rdna2_lane *s, int *msb, int *lsb)
+{
+    const fp_format *f = s->fmt[s->fixed];
+    if (f != &fp_f32) {
+        fp_value k = val(f, s->fixed_bits);
+        if (k.kind != FPK_FINITE)
+            return false;
+        *msb = fp_msb(k);
+        *lsb = fp_lsb(k);
+        return true;
+    }
+    double k = fp_dabs(fp_fast_f32_to_double((uint32_t)s->fixed_bits));
+    if (k == 0 || !__builtin_isfinite(k))
+        return false;
+    *msb = fp_dexp(k);
+    *lsb = fp_dlsb(k);
+    return true;
+}
+
 /* Subnormal operands rather than a subnormal result: each free operand near
  * the subnormal range half the time, at least one of them always (with a
  * literal K far from that range, the only way to the class). */
@@ -377,12 +399,12 @@ static bool design_subnormal_sum(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
     /* p's top below 2^-103, so that some subnormal d has its bits at or above p's lowest. */
     int lo = -125, hi = -104;
     if (s->fixed == 1) {
-        fp_value k = val(s->fmt[1], s->fixed_bits);
-        if (k.kind != FPK_FINITE || fp_msb(k) - 125 > hi)
+        int ek, lk;
+        if (!k_bits_at(s, &ek, &lk) || ek - 125 > hi)
             return false;
-        lo = fp_msb(k) - 125 > lo ? fp_msb(k) - 125 : lo;  /* a = p / K stays normal */
+        lo = ek - 125 > lo ? ek - 125 : lo;  /* a = p / K stays normal */
         v[1] = s->fixed_bits;
-        int e = gen_range(r, lo, hi) - fp_msb(k);  /* before the sign */
+        int e = gen_range(r, lo, hi) - ek;  /* before the sign */
         v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), e, 0);
     } else {
         pick_product(s, gen_range(r, lo, hi), 0, false, r, &v[0], &v[1]);
@@ -492,11 +514,10 @@ static bool design_special(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 static bool subnormal_with_k(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 {
     const fp_format *fa = s->fmt[0], *d = s->dest;
-    fp_value k = val(s->fmt[1], s->fixed_bits);
-    if (k.kind != FPK_FINITE)
+    int ek, lk, pa = (int)fa->precision;
+    if (!k_bits_at(s, &ek, &lk))
         return false;
     int h = d->emin - (int)d->precision;  /* the half unit of the subnormal grid */
-    int ek = fp_msb(k), lk = fp_lsb(k), pa = (int)fa->precision;
     int lo = h + ek - lk, hi = d->emin + 1;  /* the product's top: a keeps at least one bit */
     if (hi - ek > fa->emax)
         hi = fa->emax + ek;
@@ -546,7 +567,8 @@ static bool no_subnormal_ties(const rdna2_lane *s)
         return false;
     if (s->unfused)
         return true;
-    return s->fixed == 1 && k_at_least(s->fixed_bits, -126) && fp_lsb(val(&fp_f32, s->fixed_bits)) >= 0;
+    int ek, lk;
+    return s->fixed == 1 && k_bits_at(s, &ek, &lk) && lk >= 0;
 }
 
 static bool design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
@@ -597,8 +619,8 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
     pick_product(s, target, budget, c == GEN_SUBNORMAL, r, &v[0], &v[1]);
     if (s->fixed == 1) {
         /* b is the literal: aim a so that the product lands at the target. */
-        fp_value k = val(s->fmt[1], s->fixed_bits);
-        int ek = k.kind == FPK_FINITE ? fp_msb(k) : 0;
+        int ek = 0, lk;
+        k_bits_at(s, &ek, &lk);  /* ek stays 0 where K is not finite and nonzero */
         v[1] = s->fixed_bits;
         v[0] = gen_value_with_exp(s->fmt[0], r, sign_for(s, 0, r), target - ek,
                                   budget ? (int)s->fmt[0]->precision - budget / 2 : 0);
