@@ -1,6 +1,7 @@
 /* Closed-form lane designs for the lanes most RDNA 2 cases have: a*b + c
  * fused (or all f32 unfused, the legacy forms), with a, b, c and the result
- * f32 or f16 in any mix, no literal or K as b, for the classes that aim the
+ * f32 or f16 in any mix, no literal, K as b, or K as c (f32 throughout; its
+ * own design, below), for the classes that aim the
  * addend at a spot of the result's grid: tie, near-tie, cancel, overflow,
  * and double-round to f32 (a tie for the product rounded to f32: the legacy
  * forms round it so themselves, a fused form's exact sum lands just off it;
@@ -306,9 +307,9 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
  * itself and the product y = v - K is what it takes to get there, split as
  * a = +-2^e near 1 times b = y / a: the generic design's shapes
  * (design_fixed_addend, gen_addend_double's), straight-line.  Every v here
- * spans at most 37 bits with K (a tie at most 12 binades above K's, 25
- * bits), so y = v - K is exact in double but near the overflow midpoint,
- * which a TwoSum check turns away; then y must be a product an f32 and a
+ * spans at most 48 bits with K (a near tie's offset 46 places below K's top,
+ * a tie 12 binades above it 37), so y = v - K is exact in double but near
+ * the overflow midpoint, which a TwoSum check turns away; then y must be a product an f32 and a
  * power of two make exactly (24 significant bits), an f32 itself where the
  * legacy forms round and flush the product first or the double-round class
  * rounds it.  About 880 instructions a v_madak_f32 tie the generic way. */
@@ -369,20 +370,18 @@ static bool k_split(const rdna2_lane *s, gen_class c, double y, uint64_t d0, uin
 {
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product that rounds to y: a near 1, b = y / a rounded. */
-        float a = (float)(1.0 + (double)(d0 & frac_mask(&fp_f32)) * 0x1p-23);
+        float a = (float)(1.0 + (double)(d0 & frac_mask(&fp_f32)) * 0x1p-23), b = (float)(y / a);
         v[0] = fp_fbits(a);
-        v[1] = fp_fbits((float)(y / a));
-        return true;
+        v[1] = fp_fbits(b);
+        return !s->unfused || fp_dabs(b) >= 0x1p-126;  /* the legacy forms flush a subnormal b */
     }
+    /* a normal: b = y / a is normal too (e <= my + 126), exact where y's 24 bits fit. */
     int my = fp_dexp(fp_dabs(y));
     int e = max_int(my - fp_f32.emax, min_int(my - fp_f32.emin, field(d2, 0, -8, 8)));
     bool a_negative = flag(d0, 62);
     v[0] = (uint64_t)a_negative << 31 | (uint64_t)(e + fp_f32.bias) << 23;
     double b = y * fp_pow2(-e);
-    if (!gen_double_bits(&fp_f32, a_negative ? -b : b, &v[1]))
-        return false;
-    /* The legacy forms flush a subnormal b. */
-    return !s->unfused || fp_dabs(b) >= 0x1p-126;
+    return gen_double_bits(&fp_f32, a_negative ? -b : b, &v[1]);
 }
 
 /* a - b, and whether it was exact (TwoSum's error is zero). */
@@ -424,7 +423,8 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
  *       cut short (one time in four), 59-61 the tie's shape, 62-63 the signs;
  *   d1: 0-15 the product's binade, 16-31 a's, 32-48 a near tie's offset and
  *       its side, 49 a coin (cancel: a short product; overflow: the midpoint);
- *   d2: 0-31 the short significands' lengths, 32-47 the tie's unit offset or
+ *   d2: 0-31 the short significands' lengths (K as c: 0-15 the power of
+ *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset or
  *       binade shift, 48-63 a near tie's depth or an overflow c's distance;
  * a tie some binades up and the overflow class draw one word more. */
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])

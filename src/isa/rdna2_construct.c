@@ -391,7 +391,9 @@ static bool design_double_round(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
 /* The legacy forms flush a subnormal product or source before the sum, so
  * the subnormal class aimed there never reaches their last step.  Here the
  * sum itself lands in the subnormal range: a normal product p (rounded, not
- * flushed) and c = -(p + d) with d on the subnormal grid, so p + c = -d.
+ * flushed) and c = -(p + d) with d on the subnormal grid, so p + c = -d
+ * (a fused form's exact product differs from p by under 2^-128: its sum is
+ * as tiny; no_subnormal_ties says where it is used).
  * (Two normal f32 values sum to a multiple of 2^-149: such a sum is exact,
  * then flushed; it is never a tie.) */
 static bool design_subnormal_sum(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
@@ -558,8 +560,10 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
  * and c are both on f32's grid, and so is a fused product with an integer K
  * as b (its lowest bit 2^0 or above).  The aimed design's ties there can
  * only miss: v_fmamk_f32 with K = 1 spent 2.9 designs a subnormal case, most
- * of them aimed ones that failed; design_subnormal_sum's exact subnormal
- * sum (a fused product off f32's grid leaves it tiny) lands every time. */
+ * of them aimed ones that failed.  design_subnormal_sum's sum is in the
+ * class every time: exactly -d, or for a fused product that f32 does not
+ * hold (K = 3, say), -d plus the product's rounding error (under 2^-128),
+ * still below 2^-124. */
 static bool no_subnormal_ties(const rdna2_lane *s)
 {
     bool f32 = s->dest == &fp_f32 && s->fmt[0] == &fp_f32 && s->fmt[1] == &fp_f32 && s->fmt[2] == &fp_f32;
