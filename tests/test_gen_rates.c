@@ -130,9 +130,9 @@ static void maxwell_carry_in(void)
  * design that covered nothing would pass the rest). */
 /* K as c: the closed design's own cases, before the engine builds a miss
  * again (eng_make_case's verified rate above counts up to four attempts, so
- * it hides a shape that misses one time in five).  Ties, near ties, cancels
- * and overflows hit at the first attempt in at least 95% (measured 99.6-100%),
- * double rounds in at least 80% (83.8-89.6%). */
+ * it hides a shape that misses one time in five).  Every class hits at the
+ * first attempt in at least 95% (measured 99.2-100%; double rounds 83.8-89.6%
+ * before b moved one ulp where a*b did not round to the aimed product). */
 static void k_addend_first_attempts(const isa_instance *in, const rdna2_lane *lane, gen_class c, unsigned per)
 {
     unsigned hit = 0;
@@ -149,7 +149,7 @@ static void k_addend_first_attempts(const isa_instance *in, const rdna2_lane *la
         isa_eval_exact(in, w, out, 1u << c, &t);
         hit += (t.classes >> c) & 1;
     }
-    unsigned floor = c == GEN_DOUBLE_ROUND ? per * 8 / 10 : per * 95 / 100;
+    unsigned floor = per * 95 / 100;
     CHECK(hit >= floor, "%s K %08x: closed-form %s hit at the first attempt %u of %u", in->op->name,
           (unsigned)lane->fixed_bits, gen_class_name(c), hit, per);
 }

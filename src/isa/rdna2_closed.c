@@ -369,8 +369,18 @@ static double k_sum_value(gen_class c, double ak, uint64_t d0, uint64_t d1, uint
 static bool k_split(const rdna2_lane *s, gen_class c, double y, uint64_t d0, uint64_t d2, uint64_t v[3])
 {
     if (c == GEN_DOUBLE_ROUND) {
-        /* An inexact product that rounds to y: a near 1, b = y / a rounded. */
+        /* An inexact product that rounds to y: a near 1, b = y / a rounded.
+         * That rounding can leave a*b half an ulp of y or more from y (14%
+         * of such cases missed the class so); then b one ulp back toward it,
+         * and an attempt that still misses draws again. */
         float a = (float)(1.0 + (double)(d0 & frac_mask(&fp_f32)) * 0x1p-23), b = (float)(y / a);
+        double p = (double)a * b;  /* exact: 48 bits */
+        if ((double)(float)p != y) {
+            b = fp_ffrom(fp_fbits(b) + (fp_dabs(p) > fp_dabs(y) ? 0xffffffffu : 1u));  /* |b| one ulp down or up */
+            p = (double)a * b;
+            if ((double)(float)p != y || p == y)
+                return false;
+        }
         v[0] = fp_fbits(a);
         v[1] = fp_fbits(b);
         return !s->unfused || fp_dabs(b) >= 0x1p-126;  /* the legacy forms flush a subnormal b */
