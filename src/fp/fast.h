@@ -84,12 +84,20 @@ void fp_fast_fma16_array(const uint16_t *a, const uint16_t *b, const uint16_t *c
 /* The exact a*b + c of doubles holding f32 or f16 values (the product is
  * exact: 48 bits), rounded to odd at double precision: 53 >= 24 + 2 and
  * 11 + 2 bits, so a later rounding to f32 or f16 is the single correct one. */
+/* The rounding error of s = a + b (TwoSum): a + b == s + the error exactly,
+ * where s is finite. */
+static inline double fp_sum_error(double a, double b, double s)
+{
+    double bb = s - a;
+    return (a - (s - bb)) + (b - bb);
+}
+
 static inline double fp_fast_sum_to_odd(double a, double b, double c)
 {
     double p = a * b, s = p + c;
     if (s == 0 || !__builtin_isfinite(s))
         return s;  /* a zero sum is exact */
-    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    double e = fp_sum_error(p, c, s);
     uint64_t sb = fp_dbits(s);
     if (e != 0 && !(sb & 1))
         sb += ((fp_dbits(e) ^ sb) >> 63) ? -1ull : 1ull;  /* toward the error: odd */

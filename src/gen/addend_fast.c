@@ -16,8 +16,8 @@ typedef enum { FAST_NO, FAST_YES, FAST_UNSURE } fast_outcome;
 /* a + b, and whether it was exact (TwoSum's error is zero). */
 static inline double add(double a, double b, bool *exact)
 {
-    double s = a + b, bb = s - a;
-    if ((a - (s - bb)) + (b - bb) != 0)
+    double s = a + b;
+    if (fp_sum_error(a, b, s) != 0)
         *exact = false;
     return s;
 }

@@ -378,9 +378,9 @@ static bool k_split(const rdna2_lane *s, gen_class c, double y, uint64_t d0, uin
         if ((double)(float)p != y) {
             b = fp_ffrom(fp_fbits(b) + (fp_dabs(p) > fp_dabs(y) ? 0xffffffffu : 1u));  /* |b| one ulp down or up */
             p = (double)a * b;
-            if ((double)(float)p != y || p == y)
-                return false;
         }
+        if ((double)(float)p != y || p == y)
+            return false;  /* not rounding to y, or exact: nothing rounds twice */
         v[0] = fp_fbits(a);
         v[1] = fp_fbits(b);
         return !s->unfused || fp_dabs(b) >= 0x1p-126;  /* the legacy forms flush a subnormal b */
@@ -394,12 +394,11 @@ static bool k_split(const rdna2_lane *s, gen_class c, double y, uint64_t d0, uin
     return gen_double_bits(&fp_f32, a_negative ? -b : b, &v[1]);
 }
 
-/* a - b, and whether it was exact (TwoSum's error is zero). */
+/* a - b, and whether it was exact (its TwoSum error is zero). */
 static bool exact_difference(double a, double b, double *d)
 {
-    double s = a - b, bb = s - a;
-    *d = s;
-    return (a - (s - bb)) + (-b - bb) == 0;
+    *d = a - b;
+    return fp_sum_error(a, -b, *d) == 0;
 }
 
 static int significant_bits(double y) { return fp_dexp(fp_dabs(y)) - fp_dlsb(fp_dabs(y)) + 1; }
