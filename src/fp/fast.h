@@ -155,11 +155,31 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
                             fp_fma_lane *out);
 /* The legacy multiply-add: round_f32(flush(round_f32(a*b)) + c) of the
  * flushed sources, both roundings reported (an exact zero, infinite or NaN
- * product or sum unrounded, as four_fused reports its sum), every lane
+ * product or sum unrounded, as vector_fused reports its sum), every lane
  * done.  The product's msb and big are not meaningful; the sum's big is the
  * exact product's and c's. */
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                          fp_fma_lane *sum);
+
+/* Whether the host runs the lane calls' wide build (fp/lanes.h: eight
+ * lanes, x86-64-v4): where it has AVX-512, unless the environment's
+ * TIEFUZZ_LANES is "narrow".  The calls above choose by it; each one's two
+ * builds: */
+bool fp_lanes_wide(void);
+void fp_fast_fma32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
+void fp_fast_fma32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
+void fp_fast_fma32_scaled_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,
+                                       size_t n, fp_fma_lane *out);
+void fp_fast_fma32_scaled_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,
+                                     size_t n, fp_fma_lane *out);
+void fp_fast_fma_half_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                                   fp_fma_lane *out);
+void fp_fast_fma_half_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                                 fp_fma_lane *out);
+void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                fp_fma_lane *product, fp_fma_lane *sum);
+void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
+                              fp_fma_lane *sum);
 
 /* The lanes a fast step leaves to a slower one (fp/marked_lanes.c): of the
  * first m lanes, those whose byte in mark is 1 (the others 0; no other

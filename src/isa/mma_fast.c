@@ -172,22 +172,22 @@ typedef struct {
     int rho;  /* the output's rounding (RHO_*) */
 } four_terms;
 
-LANES v4l load_l(const int64_t *p)
+LANES vl load_l(const int64_t *p)
 {
-    v4l v;
+    vl v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
-LANES v4u load_u(const uint64_t *p)
+LANES vu load_u(const uint64_t *p)
 {
-    v4u v;
+    vu v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
 /* x clamped to [0, 63] (x is far from overflow: exponents of a tile). */
-LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
+LANES vl clamp_shift(vl x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(0)); }
 
 /* Four sums (two's complement, magnitudes below 2^49: the top of the file)
  * of terms on the grid 2^grid, rounded to a binary format of precision p
@@ -200,27 +200,27 @@ LANES v4l clamp_shift(v4l x) { return pick(x > 0, pick(x < 63, x, ALL(63)), ALL(
  * exponents and p bits kept (e8m13: p = 14), 2^128 and above infinity.  An
  * exactly zero sum is +0.  The bound on the sum is params_in_reach's F <= 40
  * (log2_floor holds to 2^52: F up to about 47 would still be exact). */
-LANES void round_four(v4u sum, v4l grid, int rho, four_sums *out)
+LANES void round_four(vu sum, vl grid, int rho, four_sums *out)
 {
-    v4l negative = (v4l)sum < 0;
-    v4l mag = pick(negative, (v4l)-sum, (v4l)sum);  /* negated unsigned: defined for every lane */
+    vl negative = (vl)sum < 0;
+    vl mag = pick(negative, (vl)-sum, (vl)sum);  /* negated unsigned: defined for every lane */
     bool rne = rho == RHO_RNE_FP16;
     int p = rne ? 11 : rho == RHO_RZ_E8M13 ? 14 : 24, emin = rne ? -14 : -126;
-    v4l top = grid + log2_floor(pick(mag == 0, ALL(1), mag));
-    v4l e = pick(top < emin, ALL(emin), top);
-    v4l shift = e - (p - 1) - grid;
-    v4u right = (v4u)clamp_shift(shift), left = (v4u)clamp_shift(-shift);
-    v4l kept = (v4l)(((v4u)mag << left) >> right);
-    v4u unit = (v4u){1, 1, 1, 1} << right;  /* up to 2^63: unsigned, halved by a logical shift */
-    v4l rem = mag & (v4l)(unit - 1), half = (v4l)(unit >> 1);  /* no shift: both 0 */
-    v4l bits;
+    vl top = grid + log2_floor(pick(mag == 0, ALL(1), mag));
+    vl e = pick(top < emin, ALL(emin), top);
+    vl shift = e - (p - 1) - grid;
+    vu right = (vu)clamp_shift(shift), left = (vu)clamp_shift(-shift);
+    vl kept = (vl)(((vu)mag << left) >> right);
+    vu unit = (vu)ALL(1) << right;  /* up to 2^63: unsigned, halved by a logical shift */
+    vl rem = mag & (vl)(unit - 1), half = (vl)(unit >> 1);  /* no shift: both 0 */
+    vl bits;
     if (rne) {
-        v4l up = (rem > half) | ((rem == half) & (half != 0) & ((kept & 1) != 0));
-        v4l k = kept - up;  /* up is -1 or 0 */
+        vl up = (rem > half) | ((rem == half) & (half != 0) & ((kept & 1) != 0));
+        vl k = kept - up;  /* up is -1 or 0 */
         bits = pick(k < 1024, k, ((e + 14) << 10) + k);
         bits = pick(bits >= 0x7c00, ALL(0x7c00), bits) | (negative & (1 << 15));
     } else {
-        v4l k = kept << (24 - p);
+        vl k = kept << (24 - p);
         bits = pick(k < (1 << 23), k, ((e + 126) << 23) + k);
         bits = pick(e > 127, ALL(0x7f800000), bits) | (negative & (1ll << 31));
     }
@@ -231,15 +231,15 @@ LANES void round_four(v4u sum, v4l grid, int rho, four_sums *out)
 
 LANES void four_sums_of(const four_terms *t, four_sums *out)
 {
-    v4u sig[65], neg[65];
-    v4l unit[65];
+    vu sig[65], neg[65];
+    vl unit[65];
     unsigned l = t->l;
-    v4u c_sig = load_u(t->c_sig);
-    v4l e_max = pick((v4l)(c_sig != 0), load_l(t->c_exp), ALL(t->ez));
+    vu c_sig = load_u(t->c_sig);
+    vl e_max = pick((vl)(c_sig != 0), load_l(t->c_exp), ALL(t->ez));
     for (unsigned q = 0; q < l; q++) {
         size_t at = (size_t)q * t->stride;
-        v4u p = load_u(t->b_sig + at) * t->a_sig[q];  /* significands below 2^24: exact */
-        v4l e = pick((v4l)(p != 0), load_l(t->b_exp + at) + t->a_exp[q], ALL(t->ez));
+        vu p = load_u(t->b_sig + at) * t->a_sig[q];  /* significands below 2^24: exact */
+        vl e = pick((vl)(p != 0), load_l(t->b_exp + at) + t->a_exp[q], ALL(t->ez));
         e_max = pick(e > e_max, e, e_max);
         sig[q] = p;
         unit[q] = load_l(t->b_unit + at) + t->a_unit[q];
@@ -248,15 +248,15 @@ LANES void four_sums_of(const four_terms *t, four_sums *out)
     sig[l] = c_sig;
     unit[l] = load_l(t->c_unit);
     neg[l] = load_u(t->c_neg);
-    v4l grid = e_max - t->F;
-    v4u sum = {0}, dropped = {0};
-    v4l biggest = {0};
+    vl grid = e_max - t->F;
+    vu sum = {0}, dropped = {0};
+    vl biggest = {0};
     for (unsigned q = 0; q <= l; q++) {
-        v4l shift = unit[q] - grid;
-        v4u left = (v4u)clamp_shift(shift), right = (v4u)clamp_shift(-shift);
-        v4u m = (sig[q] << left) >> right;
-        dropped |= sig[q] & (((v4u){1, 1, 1, 1} << right) - 1);
-        biggest = pick((v4l)m > biggest, (v4l)m, biggest);  /* terms below 2^63: signed compares hold */
+        vl shift = unit[q] - grid;
+        vu left = (vu)clamp_shift(shift), right = (vu)clamp_shift(-shift);
+        vu m = (sig[q] << left) >> right;
+        dropped |= sig[q] & (((vu)ALL(1) << right) - 1);
+        biggest = pick((vl)m > biggest, (vl)m, biggest);  /* terms below 2^63: signed compares hold */
         sum += (m ^ neg[q]) - neg[q];
     }
     memcpy(out->sum, &sum, sizeof sum);

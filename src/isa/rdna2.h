@@ -93,7 +93,7 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
  * class's range clipped to the products the factors, or a and K, can make);
  * false where none is left. */
 bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
-/* The lanes and classes the four-at-a-time twin takes (below): all of those
+/* The lanes and classes the vector twin takes (below): all of those
  * in s->closed (f32 and f16 in any mix) with no literal, and with K as b
  * where the lane is f32 throughout. */
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
@@ -121,6 +121,21 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
  * values and draws as the scalar design, one attempt each. */
 void rdna2_subnormal_grid_lanes(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                                 bool *ok);
+
+/* The three calls above in each of their builds (fp/lanes.h: four lanes,
+ * or eight where the host has AVX-512; fp_lanes_wide chooses). */
+void rdna2_closed_lanes_narrow(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
+                               uint64_t (*v)[3], bool *ok);
+void rdna2_closed_lanes_wide(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
+                             uint64_t (*v)[3], bool *ok);
+void rdna2_special_lanes_narrow(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which,
+                                size_t n, uint64_t (*v)[3]);
+void rdna2_special_lanes_wide(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which,
+                              size_t n, uint64_t (*v)[3]);
+void rdna2_subnormal_grid_lanes_narrow(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n,
+                                       uint64_t (*v)[3], bool *ok);
+void rdna2_subnormal_grid_lanes_wide(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n,
+                                     uint64_t (*v)[3], bool *ok);
 
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */

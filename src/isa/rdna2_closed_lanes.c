@@ -1,17 +1,18 @@
-/* The closed-form designs of rdna2_closed.c, four cases at a time.
+/* The closed-form designs of rdna2_closed.c, a vector of cases at a time
+ * (LANES_N: four, or eight in lanes.h's wide build).
  *
  * Same cases, bit for bit, as rdna2_closed_design called on each: the same
  * draws from each case's stream (three words an attempt, a fourth where the
  * scalar design draws one), the same double arithmetic in the same order,
  * with selects where it branches.  Each case keeps its own stream, so the
- * cases still without a design after an attempt are packed four to a
- * vector again for the next; a case that fails eight attempts is left
+ * cases still without a design after an attempt are packed into whole
+ * vectors again for the next; a case that fails eight attempts is left
  * where its stream stopped, for the caller's fallback.  tests/test_closed_lanes.c holds the two to each
  * other on every class, format, form and forced sign, and with Ks as b.
  *
  * Why it is faster: a block's cases of one class share every constant
  * (format, class, forced signs), so the branches of the scalar design
- * become selects over four cases, and the random draws are four streams
+ * become selects over a vector of cases, and the random draws are streams
  * stepped together. */
 #include "../fp/fast.h"
 #include "../fp/lanes.h"
@@ -50,117 +51,117 @@ typedef struct {
  * its value (always) or either by a coin. */
 enum { SHORT_NEVER, SHORT_ALWAYS, SHORT_COIN };
 
-/* Four cases' random streams, and which of them still draw. */
+/* A vector of cases' random streams, and which of them still draw. */
 typedef struct {
-    v4u s;
-    v4l live;
+    vu s;
+    vl live;
 } streams;
 
 /* gen_next in the lanes of mask (the others keep their state). */
-LANES v4u next(streams *st, v4l mask)
+LANES vu next(streams *st, vl mask)
 {
-    st->s += (v4u)mask & 0x9e3779b97f4a7c15ull;
-    v4u z = st->s;
+    st->s += (vu)mask & 0x9e3779b97f4a7c15ull;
+    vu z = st->s;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
 
 /* rdna2_closed.c's field and flag: 16 bits at `at` scaled to [lo, hi]; one bit, as a mask. */
-LANES v4l field(v4u w, int at, v4l lo, v4l hi)
+LANES vl field(vu w, int at, vl lo, vl hi)
 {
-    return lo + (v4l)((((w >> at) & 0xffffu) * (v4u)(hi - lo + 1)) >> 16);
+    return lo + (vl)((((w >> at) & 0xffffu) * (vu)(hi - lo + 1)) >> 16);
 }
-LANES v4l flag(v4u w, int at) { return -(v4l)((w >> at) & 1u); }
-LANES v4l max_l(v4l a, v4l b) { return pick(a > b, a, b); }
-LANES v4l min_l(v4l a, v4l b) { return pick(a < b, a, b); }
+LANES vl flag(vu w, int at) { return -(vl)((w >> at) & 1u); }
+LANES vl max_l(vl a, vl b) { return pick(a > b, a, b); }
+LANES vl min_l(vl a, vl b) { return pick(a < b, a, b); }
 
 /* fp_pow2 (the same bits for every k), and a small integer (|i| < 2^51) as a double. */
-LANES v4d pow2(v4l k) { return (v4d)((k + 1023) << 52); }
-LANES v4d to_double(v4l i) { return (v4d)(i + 0x4338000000000000LL) - 0x1.8p52; }
-LANES v4d dabs(v4d x) { return (v4d)((v4l)x & ~SIGN_BIT); }
-LANES v4d neg_where(v4l mask, v4d x) { return (v4d)((v4l)x ^ (mask & SIGN_BIT)); }
+LANES vd pow2(vl k) { return (vd)((k + 1023) << 52); }
+LANES vd to_double(vl i) { return (vd)(i + 0x4338000000000000LL) - 0x1.8p52; }
+LANES vd dabs(vd x) { return (vd)((vl)x & ~SIGN_BIT); }
+LANES vd neg_where(vl mask, vd x) { return (vd)((vl)x ^ (mask & SIGN_BIT)); }
 
 /* fp_dfloor_to: |x| with the bits below 2^u cleared, by masking its encoding
  * (the truncation of |x| / 2^u, times 2^u, where that is below 2^64). */
-LANES v4d floor_to(v4d ax, v4l u)
+LANES vd floor_to(vd ax, vl u)
 {
-    v4l drop = u - (dexp(ax) - 52);  /* encoding bits below 2^u */
-    v4l shift = pick(drop < 0, ALL(0), pick(drop > 63, ALL(63), drop));  /* a shift in range */
-    v4l cleared = (v4l)ax & ~((ALL(1) << shift) - 1);
-    return (v4d)pick(drop <= 0, (v4l)ax, pick(drop > 52, ALL(0), cleared));
+    vl drop = u - (dexp(ax) - 52);  /* encoding bits below 2^u */
+    vl shift = pick(drop < 0, ALL(0), pick(drop > 63, ALL(63), drop));  /* a shift in range */
+    vl cleared = (vl)ax & ~((ALL(1) << shift) - 1);
+    return (vd)pick(drop <= 0, (vl)ax, pick(drop > 52, ALL(0), cleared));
 }
 
-LANES v4l frac_mask(lane_format F) { return ALL(((int64_t)1 << (F.p - 1)) - 1); }
+LANES vl frac_mask(lane_format F) { return ALL(((int64_t)1 << (F.p - 1)) - 1); }
 /* A significand: the hidden bit and a fraction from the low bits of w. */
-LANES v4u significand(lane_format F, v4u w) { return ((v4u)frac_mask(F) + 1) | (w & (v4u)frac_mask(F)); }
+LANES vu significand(lane_format F, vu w) { return ((vu)frac_mask(F) + 1) | (w & (vu)frac_mask(F)); }
 /* f32 values' encodings, widened to the lanes' 64 bits. */
-LANES v4u f32_bits(v4f x)
+LANES vu f32_bits(vf x)
 {
-    v4w w;
+    vw w;
     __builtin_memcpy(&w, &x, sizeof w);
     return widen_u32(w);
 }
-LANES v4l f32_finite(v4u bits) { return (v4l)((bits & 0x7f800000u) != 0x7f800000u); }
-LANES v4l unit_exp(lane_format F, v4l m) { return max_l(m, ALL(F.emin)) - (F.p - 1); }
+LANES vl f32_finite(vu bits) { return (vl)((bits & 0x7f800000u) != 0x7f800000u); }
+LANES vl unit_exp(lane_format F, vl m) { return max_l(m, ALL(F.emin)) - (F.p - 1); }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */
-LANES v4u value_bits(lane_format F, v4l sign, v4l e, v4u m)
+LANES vu value_bits(lane_format F, vl sign, vl e, vu m)
 {
-    return (v4u)(bit(sign) << (F.bits - 1)) | (v4u)((e + F.bias) << (F.p - 1)) | (m & (v4u)frac_mask(F));
+    return (vu)(bit(sign) << (F.bits - 1)) | (vu)((e + F.bias) << (F.p - 1)) | (m & (vu)frac_mask(F));
 }
 
 /* gen_double_bits for f32 and f16: y's encoding, and whether it is one. */
-LANES v4u double_bits(lane_format F, v4d y, v4l *ok)
+LANES vu double_bits(lane_format F, vd y, vl *ok)
 {
     if (F.bits == 32) {
-        v4f x = __builtin_convertvector(y, v4f);
-        v4u bits = f32_bits(x);
+        vf x = __builtin_convertvector(y, vf);
+        vu bits = f32_bits(x);
         *ok = (widen_f32(x) == y) & f32_finite(bits);
         return bits;
     }
-    v4d ay = dabs(y);
-    v4l sign = ((v4l)y >> 63) & 1, e = dexp(ay);
-    v4l q = max_l(e, ALL(F.emin)) - (F.p - 1);
-    v4l sig = (v4l)(ay * pow2(-q) + TWO52) & MANT, hidden = ALL((int64_t)1 << (F.p - 1));
-    v4l normal = ((e + F.bias) << (F.p - 1)) | (sig - hidden);
-    v4l bits = (sign << (F.bits - 1)) | pick(sig < hidden, sig, normal);
+    vd ay = dabs(y);
+    vl sign = ((vl)y >> 63) & 1, e = dexp(ay);
+    vl q = max_l(e, ALL(F.emin)) - (F.p - 1);
+    vl sig = (vl)(ay * pow2(-q) + TWO52) & MANT, hidden = ALL((int64_t)1 << (F.p - 1));
+    vl normal = ((e + F.bias) << (F.p - 1)) | (sig - hidden);
+    vl bits = (sign << (F.bits - 1)) | pick(sig < hidden, sig, normal);
     *ok = (y == 0) | ((e <= F.emax) & (dlsb(ay) >= q));
-    return (v4u)pick(y == 0, sign << (F.bits - 1), bits);
+    return (vu)pick(y == 0, sign << (F.bits - 1), bits);
 }
 
 typedef struct {
-    v4d x;     /* the exact product */
-    v4u a, b;  /* its factors' encodings */
+    vd x;     /* the exact product */
+    vu a, b;  /* its factors' encodings */
 } products;
 
 /* rdna2_closed.c's pick_product, short_bits a mask (the lanes whose
  * product is short: `budget` significant bits between the factors). */
 LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int forced[3], const closed_params *P,
-                             v4l target, v4l short_bits, int budget, v4u d0, v4u d1, v4u d2)
+                             vl target, vl short_bits, int budget, vu d0, vu d1, vu d2)
 {
     lane_format Fa = FS.a, Fb = FS.b;
-    v4l ea = k_is_b ? target - P->k_exp
+    vl ea = k_is_b ? target - P->k_exp
                        : field(d1, 16, max_l(ALL(Fa.emin), target - Fb.emax), min_l(ALL(Fa.emax), target - Fb.emin));
-    v4l eb = target - ea;
+    vl eb = target - ea;
     /* rdna2_closed.c's trailing_zeros: a short a of sa bits, b the rest of
      * the budget (the clamps bind only where the budget is above a factor's
      * precision, which happens only in a mixed lane: a narrow c's budget,
      * or an f32 c's or result's with an f16 factor). */
-    v4l sa_bits = field(d2, 0, ALL(1), ALL(budget - 1));
+    vl sa_bits = field(d2, 0, ALL(1), ALL(budget - 1));
     if (mixed)
         sa_bits = min_l(sa_bits, ALL(Fa.p));
-    v4l tza = pick(short_bits, Fa.p - sa_bits, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(Fa.p - 1))));
-    v4u ma = significand(Fa, d0) & ~(((v4u)ALL(1) << (v4u)tza) - 1);
-    v4l sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
-    v4d xa = to_double((v4l)ma) * pow2(ea - Fa.p + 1);
+    vl tza = pick(short_bits, Fa.p - sa_bits, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(Fa.p - 1))));
+    vu ma = significand(Fa, d0) & ~(((vu)ALL(1) << (vu)tza) - 1);
+    vl sa = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(d0, 63);
+    vd xa = to_double((vl)ma) * pow2(ea - Fa.p + 1);
     if (k_is_b)
-        return (products){neg_where(sa, xa * P->k), value_bits(Fa, sa, ea, ma), (v4u)ALL((int64_t)P->k_bits)};
-    v4l tzb_short = Fb.p - (mixed ? max_l(ALL(1), min_l(budget - sa_bits, ALL(Fb.p))) : budget - sa_bits);
-    v4l tzb = pick(short_bits, tzb_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(Fb.p - 1))));
-    v4u mb = significand(Fb, d0 >> 24) & ~(((v4u)ALL(1) << (v4u)tzb) - 1);
-    v4l sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
-    v4d x = xa * (to_double((v4l)mb) * pow2(eb - Fb.p + 1));
+        return (products){neg_where(sa, xa * P->k), value_bits(Fa, sa, ea, ma), (vu)ALL((int64_t)P->k_bits)};
+    vl tzb_short = Fb.p - (mixed ? max_l(ALL(1), min_l(budget - sa_bits, ALL(Fb.p))) : budget - sa_bits);
+    vl tzb = pick(short_bits, tzb_short, pick(((d0 >> 54) & 3) != 0, ALL(0), field(d2, 16, ALL(0), ALL(Fb.p - 1))));
+    vu mb = significand(Fb, d0 >> 24) & ~(((vu)ALL(1) << (vu)tzb) - 1);
+    vl sb = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(d0, 62);
+    vd x = xa * (to_double((vl)mb) * pow2(eb - Fb.p + 1));
     return (products){neg_where(sa ^ sb, x), value_bits(Fa, sa, ea, ma), value_bits(Fb, sb, eb, mb)};
 }
 
@@ -168,132 +169,132 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
  * sum is to have, by magnitude; *fail marks the lanes where none is made.
  * The tie's fourth draw (a tie some binades up) comes from the live lanes
  * that take that shape. */
-LANES v4d tie_values(lane_format F, v4d ax, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *fail)
+LANES vd tie_values(lane_format F, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
 {
-    v4l msb = dexp(ax), u = unit_exp(F, msb);
-    v4d v = floor_to(ax, u) + pow2(u - 1) + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
+    vl msb = dexp(ax), u = unit_exp(F, msb);
+    vd v = floor_to(ax, u) + pow2(u - 1) + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
     *fail = ALL(0);
     if (c == GEN_NEAR_TIE) {
-        v4l low = dlsb(ax);
-        v4l e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2 > 9 ? F.p - 2 : 9)));
-        v4d off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
+        vl low = dlsb(ax);
+        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2 > 9 ? F.p - 2 : 9)));
+        vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
         return pickd(flag(d1, 48), v - off, v + off);
     }
-    v4l shape = (v4l)((d0 >> 59) & 7);
+    vl shape = (vl)((d0 >> 59) & 7);
     /* Cancel the product's head (shapes 0-2). */
-    v4l top = dlsb(ax) + F.p;
-    v4d lo = ax - floor_to(ax, top);
-    v4d head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
+    vl top = dlsb(ax) + F.p;
+    vd lo = ax - floor_to(ax, top);
+    vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
     /* A tie some binades above the product (shape 7). */
-    v4l up_shape = shape == 7;
-    v4l up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
-    v4u d3 = next(st, st->live & up_shape);
-    v4d up_tie = to_double((v4l)significand(F, d3)) * pow2(up) + pow2(up - 1);
+    vl up_shape = shape == 7;
+    vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
+    vu d3 = next(st, st->live & up_shape);
+    vd up_tie = to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
     *fail = (shape < 3) & (top < F.emin);
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
 }
 
 /* The addend for product x, class c: its encoding in c's format Fc; *ok
  * where Fc holds it.  The ties are on the result's grid, Fd. */
-LANES v4u addends(lane_format Fc, lane_format Fd, v4d x, gen_class c, v4u d0, v4u d1, v4u d2, streams *st, v4l *ok)
+LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *ok)
 {
-    v4l negative = x < 0, fail;
+    vl negative = x < 0, fail;
     switch (c) {
     case GEN_CANCEL: {
-        v4u y = f32_bits(__builtin_convertvector(-x, v4f));
+        vu y = f32_bits(__builtin_convertvector(-x, vf));
         if (Fc.bits == 32) {
             *ok = f32_finite(y);
             return y;
         }
-        v4u h;
-        for (int i = 0; i < 4; i++)
+        vu h;
+        for (int i = 0; i < LANES_N; i++)
             h[i] = fp_fast_f32_to_f16((uint32_t)y[i]);  /* by way of f32, as the scalar design: an aim, not a verdict */
-        *ok = (v4l)((h & 0x7fffu) != 0x7c00u);
+        *ok = (vl)((h & 0x7fffu) != 0x7c00u);
         return h;
     }
     case GEN_OVERFLOW: {
-        v4l u = ALL(Fd.emax - Fd.p + 1);
-        v4u d3 = next(st, st->live);
-        v4d mid = pow2(ALL(Fd.emax + 1)) - pow2(u - 1);
-        v4d top_tie = to_double((v4l)significand(Fd, d3)) * pow2(u) + pow2(u - 1);
-        v4d v = pickd(flag(d1, 49), mid, top_tie);
-        v4u aimed = double_bits(Fc, pickd(negative, -v, v) - x, ok);
+        vl u = ALL(Fd.emax - Fd.p + 1);
+        vu d3 = next(st, st->live);
+        vd mid = pow2(ALL(Fd.emax + 1)) - pow2(u - 1);
+        vd top_tie = to_double((vl)significand(Fd, d3)) * pow2(u) + pow2(u - 1);
+        vd v = pickd(flag(d1, 49), mid, top_tie);
+        vu aimed = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         /* Where c cannot hold the difference: a c of the product's sign far below it. */
-        v4l e = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
-        v4u below = value_bits(Fc, negative, e, d3 >> 24);
-        aimed = (v4u)pick(*ok, (v4l)aimed, (v4l)below);
+        vl e = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
+        vu below = value_bits(Fc, negative, e, d3 >> 24);
+        aimed = (vu)pick(*ok, (vl)aimed, (vl)below);
         *ok = ALL(-1);
         return aimed;
     }
     case GEN_DOUBLE_ROUND: {
         /* A tie for the product rounded to f32. */
-        v4d xr = widen_f32(__builtin_convertvector(x, v4f));
-        v4d v = tie_values(Fd, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
-        v4u bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
+        vd xr = widen_f32(__builtin_convertvector(x, vf));
+        vd v = tie_values(Fd, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
+        vu bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
         *ok &= ~fail;
         return bits;
     }
     default: {
-        v4d v = tie_values(Fd, dabs(x), c, d0, d1, d2, st, &fail);
-        v4u bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
+        vd v = tie_values(Fd, dabs(x), c, d0, d1, d2, st, &fail);
+        vu bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         *ok &= ~fail;
         return bits;
     }
     }
 }
 
-/* One attempt of rdna2_closed_design for the live lanes of four cases: where
+/* One attempt of rdna2_closed_design for the live lanes of a vector: where
  * it succeeds, out[] gets a, b, c and *done the lane. */
 LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
-                   const closed_params *P, streams *st, v4u out[3], v4l *done)
+                   const closed_params *P, streams *st, vu out[3], vl *done)
 {
-    v4l lo = ALL(P->lo), hi = ALL(P->hi);
+    vl lo = ALL(P->lo), hi = ALL(P->hi);
     int flip = P->flip;
-    v4u sbit = (v4u)ALL((int64_t)1 << (FS.c.bits - 1));
-    v4u d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
+    vu sbit = (vu)ALL((int64_t)1 << (FS.c.bits - 1));
+    vu d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
     /* A uniform lane's short product, from the class with the format's
      * precision as the budget (P->budget less K's bits): constants of its
      * entry point, where reading P's cost v_fma_f32 6 instructions a case. */
     int p = FS.d.p, uniform_budget = k_is_b ? P->budget : p;
     int budget = mixed ? P->budget : uniform_budget;
-    v4l short_bits = mixed ? (P->short_mode == SHORT_ALWAYS ? ALL(-1) : P->short_mode == SHORT_COIN ? flag(d1, 49) : ALL(0))
+    vl short_bits = mixed ? (P->short_mode == SHORT_ALWAYS ? ALL(-1) : P->short_mode == SHORT_COIN ? flag(d1, 49) : ALL(0))
                            : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
-    v4l usable = st->live;
+    vl usable = st->live;
     if (unfused) {
         /* The sum starts from the product rounded to f32, flushed when subnormal. */
-        pr.x = widen_f32(__builtin_convertvector(pr.x, v4f));
+        pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
         usable &= ~(dabs(pr.x) < 0x1p-126);
     }
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
-    v4l ok;
-    v4u cb = addends(FS.c, FS.d, pr.x, c, d0, d1, d2, &drawing, &ok);
+    vl ok;
+    vu cb = addends(FS.c, FS.d, pr.x, c, d0, d1, d2, &drawing, &ok);
     st->s = drawing.s;
     ok &= usable;
     if (flip >= 0) {
         /* -(a*b + c) has the same shape: negate c and the free factor. */
-        v4u w = (v4u)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2])));
+        vu w = (vu)(ok & (((cb & sbit) != 0) != ALL(-(int64_t)forced[2])));
         cb ^= w & sbit;
         if (flip == 0)
-            pr.a ^= w & (v4u)ALL((int64_t)1 << (FS.a.bits - 1));
+            pr.a ^= w & (vu)ALL((int64_t)1 << (FS.a.bits - 1));
         else
-            pr.b ^= w & (v4u)ALL((int64_t)1 << (FS.b.bits - 1));
+            pr.b ^= w & (vu)ALL((int64_t)1 << (FS.b.bits - 1));
     }
     out[0] = pr.a, out[1] = pr.b, out[2] = cb;
     *done = ok;
 }
 
 /* The states of the cases now[0..m) (case which[now[i]]'s in state[i];
- * now NULL: which[i]'s), zeros after them to a whole vector, for groups of
- * four to read in one load each.  Not case by case into a vector: four
- * scalar stores read back as one vector miss store forwarding, and that
+ * now NULL: which[i]'s), zeros after them to a whole vector, for each
+ * group to read in one load.  Not case by case into a vector: scalar
+ * stores read back as one vector miss store forwarding, and that
  * stall was a tenth of closed_f32's time. */
 LANES void gather_states(const gen_rng *rng, const uint32_t *which, const uint32_t *now, size_t m, uint64_t *state)
 {
     for (size_t i = 0; i < m; i++)
         state[i] = rng[which[now ? now[i] : i]].s;
-    for (size_t i = m; i % 4; i++)
+    for (size_t i = m; i % LANES_N; i++)
         state[i] = 0;
 }
 
@@ -304,20 +305,20 @@ LANES void scatter_states(gen_rng *rng, const uint32_t *which, const uint32_t *n
         rng[which[now ? now[i] : i]].s = state[i];
 }
 
-/* A group of up to four cases' streams from state[0..lanes), the lanes past them dead. */
+/* A group of up to LANES_N cases' streams from state[0..lanes), the lanes past them dead. */
 LANES streams group_streams(const uint64_t *state, size_t lanes)
 {
     streams st;
     __builtin_memcpy(&st.s, state, sizeof st.s);
-    st.live = (v4l){0, 1, 2, 3} < (int64_t)lanes;
+    st.live = LANES_INDEX < (int64_t)lanes;
     return st;
 }
 
-/* Where a group's streams stand after it drew, back into state[0..4). */
+/* Where a group's streams stand after it drew, back into state[0..LANES_N). */
 LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcpy(state, &st->s, sizeof st->s); }
 
 /* Up to eight attempts per case, as rdna2_closed_design makes them; each
- * round packs the cases still without a design four to a vector (k: the
+ * round packs the cases still without a design into whole vectors (k: the
  * case's position in which[] and v[]). */
 LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
                         const closed_params *P, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
@@ -333,13 +334,13 @@ LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, 
         const uint32_t *now = todo[round & 1];
         uint32_t *later = todo[~round & 1];
         size_t left = 0;
-        uint64_t state[CLOSED_LANES_MAX + 3];
+        uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
         gather_states(rng, which, now, m, state);
-        for (size_t i = 0; i < m; i += 4) {
-            size_t lanes = m - i < 4 ? m - i : 4;
+        for (size_t i = 0; i < m; i += LANES_N) {
+            size_t lanes = m - i < LANES_N ? m - i : LANES_N;
             streams st = group_streams(state + i, lanes);
-            v4u out[3];
-            v4l done;
+            vu out[3];
+            vl done;
             attempt(FS, mixed, k_is_b, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
@@ -372,43 +373,43 @@ LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, 
 /* gen_special_kind: kind 0 zero, 1 infinity, 2 quiet NaN, 3 signalling NaN
  * (payload, never 0), 4 largest finite, 5 smallest normal, 6 smallest
  * subnormal, 7 one, 8 largest subnormal; the payload from w's low bits. */
-LANES v4u special_kind_bits(lane_format F, v4l sign, v4u w, v4l kind)
+LANES vu special_kind_bits(lane_format F, vl sign, vu w, vl kind)
 {
     int64_t fb = F.p - 1, all_exp = 2 * (int64_t)F.bias + 1;
-    v4l frac_max = ALL(((int64_t)1 << fb) - 1), quiet = ALL((int64_t)1 << (fb - 1));
-    v4l payload = (v4l)w & (quiet - 1);
-    v4l biased = (((kind >= 1) & (kind <= 3)) & all_exp) | ((kind == 4) & (all_exp - 1)) | ((kind == 5) & 1) |
+    vl frac_max = ALL(((int64_t)1 << fb) - 1), quiet = ALL((int64_t)1 << (fb - 1));
+    vl payload = (vl)w & (quiet - 1);
+    vl biased = (((kind >= 1) & (kind <= 3)) & all_exp) | ((kind == 4) & (all_exp - 1)) | ((kind == 5) & 1) |
                  ((kind == 7) & F.bias);
-    v4l frac = ((kind == 2) & (quiet | payload)) | ((kind == 3) & (payload | bit(payload == 0))) |
+    vl frac = ((kind == 2) & (quiet | payload)) | ((kind == 3) & (payload | bit(payload == 0))) |
                (((kind == 4) | (kind == 8)) & frac_max) | ((kind == 6) & 1);
-    return (v4u)((bit(sign) << (F.bits - 1)) | (biased << fb) | frac);
+    return (vu)((bit(sign) << (F.bits - 1)) | (biased << fb) | frac);
 }
 
 /* One source for the live lanes: its encoding where they draw it, and
  * whether it is special.  clamp: the normal values' exponent may be above
  * F's range (an f16 source of an f32 result's ties), and is clamped to it
  * as gen_value_with_exp does. */
-LANES v4u special_source(lane_format F, bool clamp, int lo, int hi, streams *st, v4l *hit)
+LANES vu special_source(lane_format F, bool clamp, int lo, int hi, streams *st, vl *hit)
 {
-    v4u w = next(st, st->live);
-    v4l pick_ = (v4l)(((w >> 32) * 27) >> 32), sign = (v4l)((w >> 31) & 1) != 0;
-    v4l special = pick_ < 18, kind = pick_ >> 1;
-    v4u sk = special_kind_bits(F, sign, w, kind);
+    vu w = next(st, st->live);
+    vl pick_ = (vl)(((w >> 32) * 27) >> 32), sign = (vl)((w >> 31) & 1) != 0;
+    vl special = pick_ < 18, kind = pick_ >> 1;
+    vu sk = special_kind_bits(F, sign, w, kind);
     /* The others: gen_range(lo, hi) (gen_below's scaling), then the fraction. */
-    v4l other = st->live & ~special;
-    v4u t = next(st, other);
-    v4l target = lo + (v4l)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
-    v4l e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
+    vl other = st->live & ~special;
+    vu t = next(st, other);
+    vl target = lo + (vl)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
+    vl e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
     if (clamp)
         e = min_l(e, ALL(F.emax));
-    v4u f = next(st, other);
-    v4u normal = value_bits(F, sign, e, f);
+    vu f = next(st, other);
+    vu normal = value_bits(F, sign, e, f);
     *hit |= special & (kind < GEN_SPECIAL_KIND_FINITE);
-    return (v4u)pick(special, (v4l)sk, (v4l)normal);
+    return (vu)pick(special, (vl)sk, (vl)normal);
 }
 
 /* Up to 64 rounds per case; each round packs the cases still without a
- * special source four to a vector (as closed_lanes packs its attempts: a
+ * special source into whole vectors (as closed_lanes packs its attempts: a
  * group of four run until all four hit took half again as long).  v[k]
  * holds case k's latest round. */
 LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed, uint64_t fixed_bits, bool fixed_hit,
@@ -422,18 +423,18 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
         const uint32_t *now = todo[round & 1];
         uint32_t *later = todo[~round & 1];
         size_t left = 0;
-        uint64_t state[CLOSED_LANES_MAX + 3];
+        uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
         gather_states(rng, which, now, m, state);
-        for (size_t i = 0; i < m; i += 4) {
-            size_t lanes = m - i < 4 ? m - i : 4;
+        for (size_t i = 0; i < m; i += LANES_N) {
+            size_t lanes = m - i < LANES_N ? m - i : LANES_N;
             streams st = group_streams(state + i, lanes);
-            v4l hit = ALL(fixed_hit ? -1 : 0);
-            v4u out[3];
+            vl hit = ALL(fixed_hit ? -1 : 0);
+            vu out[3];
             /* Source by source in order, each format a constant where the entry's is
              * (a loop over an array of them had GCC read them from memory). */
-            out[0] = fixed == 0 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &st, &hit);
-            out[1] = fixed == 1 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &st, &hit);
-            out[2] = fixed == 2 ? (v4u)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &st, &hit);
+            out[0] = fixed == 0 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &st, &hit);
+            out[1] = fixed == 1 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &st, &hit);
+            out[2] = fixed == 2 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &st, &hit);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -454,49 +455,49 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
  * an empty exponent range) only in the lanes that make them. */
 
 /* gen_range(lo, hi) of w, per lane (gen_below's scaling). */
-LANES v4l range_of(v4u w, v4l lo, v4l hi) { return lo + (v4l)(((w >> 32) * (v4u)(hi - lo + 1)) >> 32); }
+LANES vl range_of(vu w, vl lo, vl hi) { return lo + (vl)(((w >> 32) * (vu)(hi - lo + 1)) >> 32); }
 
-LANES void grid_attempt(lane_format F, streams *st, v4u out[3], v4l *done)
+LANES void grid_attempt(lane_format F, streams *st, vu out[3], vl *done)
 {
     int h = F.emin - F.p, u = h + 1, a_lowest = F.emin - F.p + 1;
-    v4l live = st->live;
-    v4l sticky_zero = flag(next(st, live), 63);
-    v4u w = next(st, live & ~sticky_zero);
-    v4l sticky = pick(sticky_zero, ALL(0), range_of(w, ALL(1), ALL(6)));
-    v4l head_bits = range_of(next(st, live), ALL(0), F.p - sticky - 2);
-    v4l has_head = head_bits != 0, top = pick(has_head, head_bits - 1, ALL(0));
+    vl live = st->live;
+    vl sticky_zero = flag(next(st, live), 63);
+    vu w = next(st, live & ~sticky_zero);
+    vl sticky = pick(sticky_zero, ALL(0), range_of(w, ALL(1), ALL(6)));
+    vl head_bits = range_of(next(st, live), ALL(0), F.p - sticky - 2);
+    vl has_head = head_bits != 0, top = pick(has_head, head_bits - 1, ALL(0));
     w = next(st, live & has_head);
-    v4l H = pick(has_head, (ALL(1) << top) | ((v4l)w & ((ALL(1) << top) - 1)), ALL(0));
-    v4l A = (H << (sticky + 1)) | (ALL(1) << sticky);
-    v4l has_sticky = sticky != 0;
-    v4l up = flag(next(st, live & has_sticky), 63);
+    vl H = pick(has_head, (ALL(1) << top) | ((vl)w & ((ALL(1) << top) - 1)), ALL(0));
+    vl A = (H << (sticky + 1)) | (ALL(1) << sticky);
+    vl has_sticky = sticky != 0;
+    vl up = flag(next(st, live & has_sticky), 63);
     A = pick(has_sticky, pick(up, A + 1, A - 1), A);
-    v4l len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
+    vl len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
     /* b's exponent range is never empty here (the scalar design gives up
      * where it is): hi = -1 - sticky, at least -7, and lo = emin, since A
      * has at most p bits. */
-    v4l hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
-    v4l eb = range_of(next(st, live), lo, hi);
-    v4l neg = flag(next(st, live), 63);
-    v4u R = next(st, live) & (v4u)frac_mask(F);
-    v4d a = to_double(A) * pow2(h - sticky - eb), c = (to_double((v4l)R) - to_double(H)) * pow2(ALL(u));
-    v4l ok_a, ok_b, ok_c;
+    vl hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
+    vl eb = range_of(next(st, live), lo, hi);
+    vl neg = flag(next(st, live), 63);
+    vu R = next(st, live) & (vu)frac_mask(F);
+    vd a = to_double(A) * pow2(h - sticky - eb), c = (to_double((vl)R) - to_double(H)) * pow2(ALL(u));
+    vl ok_a, ok_b, ok_c;
     out[0] = double_bits(F, neg_where(neg, a), &ok_a);
     out[1] = double_bits(F, pow2(eb), &ok_b);
     out[2] = double_bits(F, neg_where(neg, c), &ok_c);
     *done = live & ok_a & ok_b & ok_c;
 }
 
-/* One attempt a case, four cases a vector. */
+/* One attempt a case, a vector of cases at a time. */
 LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    uint64_t state[CLOSED_LANES_MAX + 3];
+    uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
     gather_states(rng, which, NULL, n, state);
-    for (size_t i = 0; i < n; i += 4) {
-        size_t lanes = n - i < 4 ? n - i : 4;
+    for (size_t i = 0; i < n; i += LANES_N) {
+        size_t lanes = n - i < LANES_N ? n - i : LANES_N;
         streams st = group_streams(state + i, lanes);
-        v4u out[3];
-        v4l done;
+        vu out[3];
+        vl done;
         grid_attempt(F, &st, out, &done);
         ungroup_streams(&st, state + i);
         for (size_t j = 0; j < lanes; j++) {
@@ -548,24 +549,8 @@ LANES_ENTRY void special_mixed(const lane_formats *FS, int lo, int hi, gen_rng *
 }
 
 static lane_format lane_format_of(const fp_format *f) { return f == &fp_f32 ? F32 : F16; }
-static bool f16_or_f32(const fp_format *f) { return f == &fp_f32 || f == &fp_f16; }
-
-bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo)
-{
-    /* The normal values' exponents (tie_lo / 2 and up, C's division) must
-     * stay normal in every source's format (above one's range they are
-     * clamped, as the scalar design clamps them). */
-    const fp_format *d = s->dest;
-    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
-    bool literal_ok = s->fixed < 0 || (uniform && d == &fp_f32 && s->fixed >= 1);  /* the entry points' K: f32, as b or c */
-    bool normal = true;
-    for (int i = 0; i < 3; i++)
-        normal &= f16_or_f32(s->fmt[i]) && tie_lo / 2 >= s->fmt[i]->emin;
-    return f16_or_f32(d) && literal_ok && normal;
-}
-
-void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
-                         uint64_t (*v)[3])
+void LANES_API(rdna2_special_lanes)(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which,
+                                    size_t n, uint64_t (*v)[3])
 {
     bool fixed_hit = s->fixed >= 0 && gen_is_special(s->fmt[s->fixed], s->fixed_bits);
     const fp_format *d = s->dest;
@@ -655,8 +640,8 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
     return P;
 }
 
-void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
-                        uint64_t (*v)[3], bool *ok)
+void LANES_API(rdna2_closed_lanes)(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
+                                   uint64_t (*v)[3], bool *ok)
 {
     const fp_format *d = s->dest;
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
@@ -688,8 +673,8 @@ LANES_ENTRY void grid_f16(gen_rng *rng, const uint32_t *which, size_t n, uint64_
     grid_lanes(F16, rng, which, n, v, ok);
 }
 
-void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
-                                bool *ok)
+void LANES_API(rdna2_subnormal_grid_lanes)(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n,
+                                           uint64_t (*v)[3], bool *ok)
 {
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
@@ -699,3 +684,41 @@ void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t
             grid_f16(rng, which + first, m, v + first, ok + first);
     }
 }
+
+/* The plain names, in the narrow build: the wide build's where the host has
+ * AVX-512 (lanes.h), and which lanes the entry points take. */
+#ifndef LANES_WIDE
+static bool f16_or_f32(const fp_format *f) { return f == &fp_f32 || f == &fp_f16; }
+
+bool rdna2_special_lanes_cover(const rdna2_lane *s, int tie_lo)
+{
+    /* The normal values' exponents (tie_lo / 2 and up, C's division) must
+     * stay normal in every source's format (above one's range they are
+     * clamped, as the scalar design clamps them). */
+    const fp_format *d = s->dest;
+    bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    bool literal_ok = s->fixed < 0 || (uniform && d == &fp_f32 && s->fixed >= 1);  /* the entry points' K: f32, as b or c */
+    bool normal = true;
+    for (int i = 0; i < 3; i++)
+        normal &= f16_or_f32(s->fmt[i]) && tie_lo / 2 >= s->fmt[i]->emin;
+    return f16_or_f32(d) && literal_ok && normal;
+}
+
+void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *rng, const uint32_t *which, size_t n,
+                         uint64_t (*v)[3])
+{
+    LANES_PICK(rdna2_special_lanes)(s, tie_lo, tie_hi, rng, which, n, v);
+}
+
+void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
+                        uint64_t (*v)[3], bool *ok)
+{
+    LANES_PICK(rdna2_closed_lanes)(s, c, rng, which, n, v, ok);
+}
+
+void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                bool *ok)
+{
+    LANES_PICK(rdna2_subnormal_grid_lanes)(f, rng, which, n, v, ok);
+}
+#endif

@@ -692,9 +692,9 @@ static void f32_blocks(const isa_instance *in, const uint32_t *words, const sour
  * stays normal in double) and rounded once to f32; or, in the other order,
  * the f32 fma scaled and rounded again.  A zero, infinite or NaN sum is
  * scaled as it is, as the scalar form returns it. */
-LANES v4d lanes_of(const uint32_t *p)
+LANES vd lanes_of(const uint32_t *p)
 {
-    v4f f;
+    vf f;
     memcpy(&f, p, sizeof f);
     return widen_f32(f);
 }
@@ -702,26 +702,26 @@ LANES v4d lanes_of(const uint32_t *p)
 LANES void four_scaled(const uint32_t *a, const uint32_t *b, const uint32_t *c, int32_t big, int32_t small, bool once,
                        uint32_t *out)
 {
-    v4d P = lanes_of(a) * lanes_of(b), C = lanes_of(c), S;
+    vd P = lanes_of(a) * lanes_of(b), C = lanes_of(c), S;
     /* rdna2_div_fmas_scale: by S2's exponent (the modifiers leave it be). */
-    v4w cw;
+    vw cw;
     memcpy(&cw, c, sizeof cw);
-    v4l k = pick(widen_mask((v4i)((cw >> 23) & 0xff) > 127), ALL(big), ALL(small));
-    v4d scale = (v4d)((k + 1023) << 52);
+    vl k = pick(widen_mask((vi)((cw >> 23) & 0xff) > 127), ALL(big), ALL(small));
+    vd scale = (vd)((k + 1023) << 52);
     if (once) {
         S = P + C;
-        v4d bb = S - P, E = (P - (S - bb)) + (C - bb);
-        v4l bits = (v4l)S;
-        v4l finite = ((bits & ~SIGN_BIT) < ALL(0x7ff0000000000000LL)) & (S != 0);
-        v4l odd_step = finite & (E != 0) & ((bits & 1) == 0);
-        v4l toward = pick(((bits ^ (v4l)E) < 0), ALL(-1), ALL(1));  /* E against S's sign: down in magnitude */
-        S = (v4d)(bits + (odd_step & toward));
+        vd bb = S - P, E = (P - (S - bb)) + (C - bb);
+        vl bits = (vl)S;
+        vl finite = ((bits & ~SIGN_BIT) < ALL(0x7ff0000000000000LL)) & (S != 0);
+        vl odd_step = finite & (E != 0) & ((bits & 1) == 0);
+        vl toward = pick(((bits ^ (vl)E) < 0), ALL(-1), ALL(1));  /* E against S's sign: down in magnitude */
+        S = (vd)(bits + (odd_step & toward));
     } else {
         S = lanes_of(out);
     }
-    v4f r = __builtin_convertvector(S * scale, v4f);
-    v4w w = (v4w)r;
-    v4w nan = (v4w)((w & 0x7fffffffu) > 0x7f800000u);
+    vf r = __builtin_convertvector(S * scale, vf);
+    vw w = (vw)r;
+    vw nan = (vw)((w & 0x7fffffffu) > 0x7f800000u);
     w = (w & ~nan) | (0x7fc00000u & nan);
     memcpy(out, &w, sizeof w);
 }
