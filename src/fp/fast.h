@@ -161,6 +161,12 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
 void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                          fp_fma_lane *sum);
 
+/* Whether round_f32(round_f32(a*b) + c) is a tie (the kit's tie flag of
+ * the second rounding; the product rounded to nearest f32, subnormals
+ * kept), as tie[i] 1 or 0, for n triples of f32 bit patterns: the
+ * double-round test's other rounding, without the rest of its report. */
+void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie);
+
 /* Whether the host runs the lane calls' wide build (fp/lanes.h: eight
  * lanes, x86-64-v4): where it has AVX-512, unless the environment's
  * TIEFUZZ_LANES is "narrow".  The calls above choose by it; each one's two
@@ -180,6 +186,10 @@ void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint
                                 fp_fma_lane *product, fp_fma_lane *sum);
 void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                               fp_fma_lane *sum);
+void fp_fast_product_sum_tie_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                          uint8_t *tie);
+void fp_fast_product_sum_tie_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                        uint8_t *tie);
 
 /* The lanes a fast step leaves to a slower one (fp/marked_lanes.c): of the
  * first m lanes, those whose byte in mark is 1 (the others 0; no other

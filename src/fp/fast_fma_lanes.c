@@ -56,6 +56,7 @@ LANES vd widen_any(const uint32_t *p, vl *subnormal, vl *special)
 typedef struct {
     vl bits, q, msb, flags;  /* flags: FP_LANE_* but DONE */
     vl overflow;             /* FP_LANE_OVERFLOW as a mask, so a caller that reads no other flag leaves them unmade */
+    vl tie;                  /* FP_LANE_TIE as a mask, likewise */
     vl bit0;                 /* exponent of the result's bit 0 (for a rounding of it) */
     vd value;                /* the result as a double (finite results) */
 } rounded;
@@ -119,7 +120,7 @@ LANES rounded round_to(vd S, const vd *E, int p, int emin, int emax, const vl *b
     vl flags = bit(tie) * FP_LANE_TIE | bit(near) * FP_LANE_NEAR | bit(guard) * FP_LANE_GUARD |
                 bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | bit(tiny) * FP_LANE_TINY |
                 bit(overflow) * FP_LANE_OVERFLOW | bit(inexact) * FP_LANE_INEXACT | bit(sign != 0) * FP_LANE_SIGN;
-    return (rounded){bits, q, msb, flags, overflow, result_bit0, value};
+    return (rounded){bits, q, msb, flags, overflow, tie, result_bit0, value};
 }
 
 /* The larger of two nonzero doubles' leading-bit exponents. */
@@ -290,6 +291,24 @@ LANES void vector_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *
     store(r16, done, r32.msb, larger_exp(P, C), out);
 }
 
+/* Whether round_f32(round_f32(a*b) + c) is a tie, as a byte a lane: the
+ * exact product rounded to f32 by the hardware's conversion (to nearest,
+ * subnormals kept: the environment check at start), then vector_fused's
+ * rounding of its sum with c, of which only the tie is made (the compiler
+ * drops the rest).  A sum that is an exact zero, an infinity or a NaN is
+ * no tie. */
+LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint8_t *tie)
+{
+    vl sub = ALL(0), special = ALL(0);
+    vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
+    vd P = widen_f32(__builtin_convertvector(A * B, vf)), E;
+    vd S = two_sum(P, C, &E);
+    vl other = not_rounded(S);
+    vl t = bit(round_sum_f32(S, E, other, false).tie & ~other);
+    for (int i = 0; i < LANES_N; i++)
+        tie[i] = (uint8_t)t[i];
+}
+
 #define ENTRY LANES_ENTRY
 
 /* The last m < LANES_N lanes of a, b, c, padded with 1.0 to a whole vector. */
@@ -355,6 +374,20 @@ ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, s
     }
 }
 
+ENTRY void product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie)
+{
+    size_t i = 0;
+    for (; i + LANES_N <= n; i += LANES_N)
+        vector_product_sum_tie(a + i, b + i, c + i, tie + i);
+    if (i < n) {
+        uint32_t pa[LANES_N], pb[LANES_N], pc[LANES_N];
+        uint8_t pt[LANES_N];
+        pad(a + i, b + i, c + i, n - i, pa, pb, pc);
+        vector_product_sum_tie(pa, pb, pc, pt);
+        memcpy(tie + i, pt, n - i);
+    }
+}
+
 /* The exported calls: this build's (LANES_API), and in the narrow build,
  * the plain names, which go to the wide build where the host has AVX-512. */
 void LANES_API(fp_fast_fma32_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
@@ -379,6 +412,12 @@ void LANES_API(fp_fast_fma_half_lanes)(const uint32_t *a, const uint32_t *b, con
                                        fp_fma_lane *out)
 {
     half_lanes(a, b, c, n, odd, out);
+}
+
+void LANES_API(fp_fast_product_sum_tie_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                              uint8_t *tie)
+{
+    product_sum_tie_lanes(a, b, c, n, tie);
 }
 
 #ifndef LANES_WIDE
@@ -426,5 +465,10 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
                             fp_fma_lane *out)
 {
     LANES_PICK(fp_fast_fma_half_lanes)(a, b, c, n, odd, out);
+}
+
+void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie)
+{
+    LANES_PICK(fp_fast_product_sum_tie_lanes)(a, b, c, n, tie);
 }
 #endif

@@ -1077,19 +1077,16 @@ static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lan
 static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *fused,
                                const uint32_t *want, size_t m, uint8_t *dr)
 {
-    uint32_t p[VERDICT_BLOCK], one[VERDICT_BLOCK], pc[VERDICT_BLOCK];
+    uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
     size_t k = double_round_wanted(fused, want, m, dr, at);
-    for (size_t j = 0; j < k; j++) {
-        size_t t = at[j];
-        float p32 = (float)(fp_fast_f32_to_double(a[t]) * fp_fast_f32_to_double(b[t]));
-        /* An infinite product plus anything finite is no tie: the lane says so. */
-        p[j] = fp_fbits(p32), one[j] = 0x3f800000u, pc[j] = c[t];
-    }
-    fp_fma_lane sum[VERDICT_BLOCK];
+    for (size_t j = 0; j < k; j++)
+        pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
+    uint8_t tie[VERDICT_BLOCK];
     if (k)
-        fp_fast_fma32_lanes(p, one, pc, k, sum);
-    double_round_answers(sum, fused, at, k, dr);
+        fp_fast_product_sum_tie_lanes(pa, pb, pc, k, tie);
+    for (size_t j = 0; j < k; j++)
+        dr[at[j]] = tie[j] && !(fused[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
 }
 
 /* lane_double_round to f16 for lanes rounded to odd at f32 (`once`: what
