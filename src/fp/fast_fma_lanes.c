@@ -304,6 +304,7 @@ LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const ui
     vd P = widen_f32(__builtin_convertvector(A * B, vf)), E;
     vd S = two_sum(P, C, &E);
     vl other = not_rounded(S);
+    /* As 0/1 first: `t[i] != 0` on the mask stopped GCC 12's LTO with an internal error. */
     vl t = bit(round_sum_f32(S, E, other, false).tie & ~other);
     for (int i = 0; i < LANES_N; i++)
         tie[i] = (uint8_t)t[i];
