@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "fp/fast.h"
 #include "gen/gen.h"
 #include "isa/classify.h"
 
@@ -72,6 +73,17 @@ int main(void)
             }
         }
     }
+    /* Which lane build ran (src/fp/lanes.h): the -narrow run must have had
+     * the four-lane one, and a host with AVX-512 runs the eight-lane one
+     * otherwise, or the two runs test one build twice. */
+    const char *lanes = getenv("TIEFUZZ_LANES");
+    bool narrow = lanes && strcmp(lanes, "narrow") == 0;
+    bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                  __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                  __builtin_cpu_supports("avx512cd");
+    CHECK(fp_lanes_wide() == (avx512 && !narrow), "lane build: %s, expected %s", fp_lanes_wide() ? "wide" : "narrow",
+          avx512 && !narrow ? "wide" : "narrow");
+    printf("lane build: %s\n", fp_lanes_wide() ? "eight lanes (AVX-512)" : "four lanes");
     CHECK(ops >= 16, "only %lu floating-point ops with a fast path compared", ops);
     CHECK(differ == 0, "%lu of %lu cases: the fast verdict with every class wanted is not the exact one", differ, total);
     printf("fast verdicts with every class wanted: %lu ops, %lu cases, %lu differ\n", ops, total, differ);
