@@ -867,23 +867,38 @@ static const placement *placement_for(const isa_instance *in, const rdna2_lane *
     return p;
 }
 
-/* A planned placement: unmodify's, source by source, then VCC. */
-static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
+/* A planned placement's part that draws nothing: each source into its
+ * word or half, neg's flip applied. */
+static inline void place_direct(const placement *p, const uint64_t v[3], uint32_t *w)
 {
     for (int i = 0; i < 3; i++) {
         if (p->word[i] < 0)
             continue;
         uint32_t x = (uint32_t)v[i] ^ p->flip[i];
-        if ((p->abs >> i) & 1)
-            x = (x & ~p->sign[i]) | (gen_coin(r) ? p->sign[i] : 0);
         if (p->half[i] < 0)
             w[p->word[i]] = x;
         else
             put_half(&w[p->word[i]], (uint16_t)x, p->half[i]);
     }
+}
+
+/* A planned placement: unmodify's, source by source (abs's sign drawn,
+ * where neg flips nothing), then VCC. */
+static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
+{
+    uint64_t signed_v[3] = {v[0], v[1], v[2]};
+    for (int i = 0; i < 3; i++)
+        if (p->word[i] >= 0 && ((p->abs >> i) & 1))
+            signed_v[i] = (v[i] & ~(uint64_t)p->sign[i]) | (gen_coin(r) ? p->sign[i] : 0);
+    place_direct(p, signed_v, w);
     if (p->vcc)
         w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
 }
+
+/* Whether a plan draws nothing (no abs, no VCC): place_direct's, inline
+ * in the block's loop.  A call to place a case was a tenth of a plain
+ * v_fma_f32 tie case's instructions. */
+static bool plan_is_direct(const placement *p) { return p && !p->abs && !p->vcc; }
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
@@ -955,12 +970,31 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
     return construct_case(in, &s, c, r, w);
 }
 
+/* Where a block's closed designs go: each case's v[case][lane], for
+ * place() after the block's other designs, or with a direct plan (one-lane
+ * forms only) straight into the case's words: such a plan draws nothing,
+ * so placing early keeps every case's draws. */
+typedef struct {
+    uint64_t (*v)[2][3];
+    const placement *direct;  /* NULL: into v */
+    uint32_t *words;
+    unsigned n_in;
+} design_sink;
+
+static inline void sink_put(const design_sink *d, uint32_t i, int lane, const uint64_t got[3])
+{
+    if (d->direct)
+        place_direct(d->direct, got, d->words + i * d->n_in);
+    else
+        memcpy(d->v[i][lane], got, sizeof d->v[i][lane]);
+}
+
 /* A block's cases of one closed-form class, lane by lane, four at a time
  * (rdna2_closed_lanes; the special class rdna2_special_lanes, which always
  * makes one); a design that runs out of attempts falls back to a random
  * one at once, as design_lane does, before the next lane draws. */
 static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng *rng, const uint32_t *which, size_t m,
-                           uint64_t (*v)[2][3])
+                           const design_sink *sink)
 {
     uint64_t got[CLOSED_BLOCK][3];
     bool ok[CLOSED_BLOCK];
@@ -972,7 +1006,7 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
             rdna2_special_lanes(s, lo, hi, rng, which, m, got);
             for (size_t k = 0; k < m; k++) {
                 rdna2_respect_forced_signs(s, got[k]);
-                memcpy(v[which[k]][lane], got[k], sizeof got[k]);
+                sink_put(sink, which[k], lane, got[k]);
             }
             continue;
         }
@@ -980,13 +1014,13 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
         for (size_t k = 0; k < m; k++) {
             if (!ok[k])
                 design(s, GEN_RANDOM, &rng[which[k]], got[k]);
-            memcpy(v[which[k]][lane], got[k], sizeof got[k]);
+            sink_put(sink, which[k], lane, got[k]);
         }
     }
 }
 
 /* Where a case of a block stands after its prefill. */
-enum { TO_DESIGN, RANDOM_DONE, CLOSED_DESIGNED };
+enum { TO_DESIGN, PLACED, CLOSED_DESIGNED };  /* PLACED: its words written (random, or a direct sink's) */
 
 /* Whether a lane's subnormal cases go through the grid lanes
  * (rdna2_subnormal_grid_lanes): one where design() draws the grid design's
@@ -1078,7 +1112,8 @@ typedef struct {
 /* Up to CLOSED_BLOCK cases: every draw of a case in the order construct_case
  * makes them (the cases' streams are their own, so the order across cases is
  * free): the prefills, then the closed-form classes' designs, gathered by
- * class (routes), then each case's other designs and its placement. */
+ * class (routes; placed as they come where the plan is direct), then each
+ * case's other designs and its placement. */
 static void construct_block(const isa_instance *in, const rdna2_lane *s, const class_routes *routes_in, bool grid,
                             const gen_class *c, gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
@@ -1090,26 +1125,31 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     uint64_t v[CLOSED_BLOCK][2][3];
     placement plan;
     const placement *planned = placement_for(in, s, &plan);  /* once for the block */
+    bool direct = plan_is_direct(planned) && lanes == 1;
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? RANDOM_DONE : TO_DESIGN;
+        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
-            state[i] = CLOSED_DESIGNED;
+            state[i] = direct ? PLACED : CLOSED_DESIGNED;
         }
     }
+    design_sink sink = {v, direct ? &plan : NULL, words, op->n_in};
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
-            closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], v);
+            closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
     if (grid)
         subnormal_grid_block(s, lanes, c, r, n, state, v);
     for (size_t i = 0; i < n; i++) {
-        if (state[i] == RANDOM_DONE)
+        if (state[i] == PLACED)
             continue;
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        place(in, planned, &r[i], v[i], words + i * op->n_in);
+        if (direct)
+            place_direct(&plan, v[i][0], words + i * op->n_in);
+        else
+            place(in, planned, &r[i], v[i], words + i * op->n_in);
     }
 }
 
