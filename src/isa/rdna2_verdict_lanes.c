@@ -6,13 +6,16 @@
  * Every generated case of the fused f32, V_DIV_FMAS, legacy, f16, packed and
  * MIX forms takes this step.  A lane at a time it was branches and stores: a
  * throwaway build that left it out altogether took v_fma_f32 from 845 to
- * 623 instructions a generated case (callgrind, tests/gen_count).  Here the
- * flags are copied out of the lanes into arrays, the classes and the
- * rounding cell are computed over the arrays eight lanes at a time with
- * selects (GCC's vector extensions; AVX-512, AVX2 or SSE2, chosen at load
- * time), and only the verdicts' stores are done a lane at a time: v_fma_f32
- * 824 to 744 instructions a generated case, v_mad_f32 1,079 to 965
- * (scripts/bench-compare def24f4 --instructions, at 78b5b24).
+ * 623 instructions a generated case (callgrind, tests/gen_count).  Here
+ * eight lanes' fields are read with shuffles, the classes, rounding cell
+ * and tie exponent computed with selects (GCC's vector extensions;
+ * AVX-512, AVX2 or SSE2, chosen at load time), and only the verdicts'
+ * stores are done a lane at a time: v_fma_f32 824 to 744 instructions a
+ * generated case, v_mad_f32 1,079 to 965 (scripts/bench-compare def24f4
+ * --instructions, at 78b5b24), with the fields copied into arrays first and
+ * the verdicts made a lane at a time from the vectors' results; the
+ * shuffles and the stores straight from the vectors took a further
+ * (below, at the commit that made them).
  *
  * tests/test_fast_verdicts.c, construct-many and selftest hold the result
  * to the exact model's verdict, case by case. */
@@ -20,16 +23,17 @@
 #include "../fp/lanes.h"
 #include "classify.h"
 #include "rdna2.h"
+#include <stddef.h>
 #include <string.h>
 
 /* The cell a lane's rounding reaches, as isa_cell encodes it (kind << 5 |
  * inexact, lsb, guard, sticky, sign), fits a byte. */
 _Static_assert(ISA_CELLS <= 256, "a rounding cell must fit uint8_t");
 
-/* Eight lanes of 32-bit integers (GCC's vector extensions). */
+/* Eight lanes of 32-bit integers (GCC's vector extensions), and the
+ * 16-bit vectors the lanes' fields are read with. */
 typedef int32_t v8i __attribute__((vector_size(32)));
-typedef uint16_t v8h __attribute__((vector_size(16)));
-typedef int16_t v8s __attribute__((vector_size(16)));
+typedef uint16_t v16h __attribute__((vector_size(32)));
 typedef uint8_t v8b __attribute__((vector_size(8)));
 
 #define ALL8(x) ((v8i){0} + (x))
@@ -40,25 +44,45 @@ LANES v8i pick8(v8i mask, v8i yes, v8i no) { return (yes & mask) | (no & ~mask);
 /* yes where the flag is set in f, else 0. */
 LANES v8i flag8(v8i f, int which, int yes) { return ((f & which) != 0) & yes; }
 
-/* Eight lanes' verdict parts: the classes their rounding reaches
- * (rdna2_fast.c's rounding_classes), its rounding cell (isa_cell of
- * isa_result_kind), and what each lane adds (lane_classes): its size
- * against the destination (magnitude_classes), cancellation to an exact
- * zero, a special or subnormal source, the double-round answer.  An
- * intermediate rounding (one a later rounding rounds again) adds its own
- * classes alone, none at the result. */
-LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16_t *big, const uint8_t *dr, int emin,
-                          int emax, int precision, bool intermediate, uint32_t *classes, uint32_t *at_result,
-                          uint8_t *cell)
+/* Eight lanes as 48 16-bit words (fp_fma_lane is six of them), in three vectors. */
+_Static_assert(sizeof(fp_fma_lane) == 12, "eight lanes are three 32-byte vectors");
+enum { AT_ULP = offsetof(fp_fma_lane, ulp_exp) / 2, AT_MSB = offsetof(fp_fma_lane, msb) / 2,
+       AT_BIG = offsetof(fp_fma_lane, big) / 2, AT_FLAGS = offsetof(fp_fma_lane, flags) / 2 };
+
+/* The 16-bit field at word `at` of each of the eight lanes in x (words
+ * at, at + 6, ..., at + 42), sign-extended: gathered by two shuffles
+ * (constant masks once inlined) into the high halves of 32-bit lanes, then
+ * shifted down, where a lane at a time into arrays was a copy and a store
+ * per field. */
+LANES v8i field8(const v16h x[3], int at)
 {
-    v8h fh;
-    v8s ms, bs;
+    v16h first = {0}, second = {0};
+    for (int j = 0; j < 16; j++) {
+        int w = at + 6 * (j / 2);
+        first[j] = (uint16_t)(w < 32 ? w : 0);             /* from x[0], x[1] */
+        second[j] = (uint16_t)(w < 32 ? j : w - 32 + 16); /* what the first made, or from x[2] */
+    }
+    v16h y = __builtin_shuffle(__builtin_shuffle(x[0], x[1], first), x[2], second);
+    return (v8i)y >> 16;
+}
+
+/* Eight lanes' verdicts, as rdna2_fast.c's scalar path makes them (its
+ * final_step's rounding_classes and cell, lane_classes's additions): the
+ * classes the rounding reaches, its cell (isa_cell of isa_result_kind), the
+ * lane's size against the destination (magnitude_classes), cancellation to
+ * an exact zero, a special or subnormal source, the double-round answer
+ * dr (RDNA2_DR_*), and the tie's exponent.  An intermediate rounding (one
+ * a later rounding rounds again) has its own classes alone, none at the
+ * result.  The first `count` verdicts are written. */
+LANES void eight_verdicts(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
+                          bool intermediate, size_t count, isa_verdict *out)
+{
+    v16h x[3];
+    __builtin_memcpy(x, l, sizeof x);
     v8b d;
-    memcpy(&fh, flags, sizeof fh);
-    memcpy(&ms, msb, sizeof ms);
-    memcpy(&bs, big, sizeof bs);
-    memcpy(&d, dr, sizeof d);
-    v8i f = WIDEN8(fh), m_sb = WIDEN8(ms), bg = WIDEN8(bs), dv = WIDEN8(d);
+    __builtin_memcpy(&d, dr, sizeof d);
+    v8i f = field8(x, AT_FLAGS) & 0xffff, m_sb = field8(x, AT_MSB), bg = field8(x, AT_BIG), ulp = field8(x, AT_ULP);
+    v8i dv = WIDEN8(d);
     v8i nan = (f & FP_LANE_NAN) != 0, inf = (f & FP_LANE_INF) != 0, zero = (f & FP_LANE_ZERO) != 0;
     v8i finite = ~(nan | inf | zero);
     /* isa_result_kind (classify.h): NaN 5, infinity 4, zero 0, overflow 3, tiny 1, else 2. */
@@ -78,64 +102,42 @@ LANES void eight_verdicts(const uint16_t *flags, const int16_t *msb, const int16
     v8i all = step | m | special | flag8(f, FP_LANE_SUBNORMAL_SOURCE, 1 << GEN_SUBNORMAL), at = step | m | special;
     if (intermediate)  /* a rounding a later one rounds again: its own classes, none at the result */
         all = step, at = ALL8(0);
-    v8b cb = __builtin_convertvector(c, v8b);
-    memcpy(classes, &all, sizeof all);
-    memcpy(at_result, &at, sizeof at);
-    memcpy(cell, &cb, sizeof cb);
-}
-
-/* n lanes, n a multiple of eight. */
-LANES_ENTRY void verdict_lanes(const uint16_t *flags, const int16_t *msb, const int16_t *big, const uint8_t *dr,
-                               int emin, int emax, int precision, bool intermediate, size_t n, uint32_t *classes,
-                               uint32_t *at_result, uint8_t *cell)
-{
-    for (size_t t = 0; t < n; t += 8)
-        eight_verdicts(flags + t, msb + t, big + t, dr + t, emin, emax, precision, intermediate, classes + t,
-                       at_result + t, cell + t);
-}
-
-/* m lanes into the arrays verdict_lanes takes, padded with zeros up to a
- * multiple of eight (the padding's verdicts are computed but never written
- * to a case); the padded count. */
-static size_t lane_arrays(const fp_fma_lane *l, const uint8_t *dr, size_t m, uint16_t *flags, int16_t *msb,
-                          int16_t *big, uint8_t *answer)
-{
-    size_t padded = (m + 7) & ~(size_t)7;
-    for (size_t t = 0; t < m; t++) {
-        flags[t] = l[t].flags;
-        msb[t] = l[t].msb;
-        big[t] = l[t].big;
+    v8i tie_exp = pick8((f & FP_LANE_TIE) != 0, ulp, ALL8(ISA_NO_EXPONENT));
+    for (size_t t = 0; t < count; t++) {
+        isa_verdict *o = &out[t];
+        o->classes = (uint32_t)all[t];
+        o->at_result = (uint32_t)at[t];
+        o->tie_exp = tie_exp[t];
+        for (int k = 0; k < ISA_CELL_WORDS; k++)
+            o->cells[k] = 0;
+        uint32_t cell = (uint32_t)c[t];  /* unsigned: the word and bit without a sign's correction */
+        o->cells[cell / 64] = 1ull << (cell % 64);
     }
-    if (dr)
-        memcpy(answer, dr, m);
-    else
-        memset(answer, RDNA2_DR_SCALAR, m);
-    for (size_t t = m; t < padded; t++)
-        flags[t] = msb[t] = big[t] = answer[t] = 0;
-    return padded;
+}
+
+/* n lanes' verdicts, eight at a time; the last few from a copy padded with
+ * zeros (the padding's verdicts are made, never written).  dr NULL: every
+ * lane's double-round answer is RDNA2_DR_SCALAR's (none). */
+LANES_ENTRY void verdict_lanes(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
+                               bool intermediate, size_t n, isa_verdict *v)
+{
+    uint8_t none[8];
+    for (int t = 0; t < 8; t++)
+        none[t] = RDNA2_DR_SCALAR;
+    size_t whole = n & ~(size_t)7;
+    for (size_t t = 0; t < whole; t += 8)
+        eight_verdicts(l + t, dr ? dr + t : none, emin, emax, precision, intermediate, 8, v + t);
+    if (whole < n) {
+        fp_fma_lane tail[8] = {{0}};
+        uint8_t tail_dr[8] = {0};
+        __builtin_memcpy(tail, l + whole, (n - whole) * sizeof *l);
+        __builtin_memcpy(tail_dr, dr ? dr + whole : none, n - whole);
+        eight_verdicts(tail, tail_dr, emin, emax, precision, intermediate, n - whole, v + whole);
+    }
 }
 
 void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
                          size_t n, isa_verdict *v)
 {
-    enum { BLOCK = 256 };
-    uint16_t flags[BLOCK];
-    int16_t msb[BLOCK], big[BLOCK];
-    uint32_t classes[BLOCK], at_result[BLOCK];
-    uint8_t cell[BLOCK], answer[BLOCK];
-    for (size_t first = 0; first < n; first += BLOCK) {
-        size_t m = n - first < BLOCK ? n - first : BLOCK;
-        const fp_fma_lane *l = lanes + first;
-        size_t padded = lane_arrays(l, dr ? dr + first : NULL, m, flags, msb, big, answer);
-        verdict_lanes(flags, msb, big, answer, dest->emin, dest->emax, (int)dest->precision, intermediate, padded,
-                      classes, at_result, cell);
-        for (size_t t = 0; t < m; t++) {
-            isa_verdict *o = &v[first + t];
-            /* The tie's exponent by a mask, not a branch on the flag. */
-            int32_t tie = -(int32_t)((flags[t] & FP_LANE_TIE) != 0);
-            *o = (isa_verdict){.classes = classes[t], .at_result = at_result[t],
-                               .tie_exp = (l[t].ulp_exp & tie) | (ISA_NO_EXPONENT & ~tie)};
-            o->cells[cell[t] / 64] = 1ull << (cell[t] % 64);
-        }
-    }
+    verdict_lanes(lanes, dr, dest->emin, dest->emax, (int)dest->precision, intermediate, n, v);
 }
