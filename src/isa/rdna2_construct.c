@@ -747,15 +747,6 @@ static bool design_lane(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v
     return reachable;
 }
 
-/* Undo abs/neg: the input bit pattern whose modified value is v. */
-static uint64_t unmodify(const fp_format *f, uint64_t v, bool abs, bool neg, gen_rng *r)
-{
-    uint64_t sbit = 1ull << (f->bits - 1);
-    if (abs)
-        return (v & ~sbit) | (gen_coin(r) ? sbit : 0);
-    return neg ? v ^ sbit : v;
-}
-
 static int forced(bool abs, bool neg) { return abs ? (int)neg : -1; }
 
 static void spec_init(const isa_instance *in, rdna2_lane *s, const fp_format *dest, const fp_format *fmt)
@@ -836,7 +827,9 @@ static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w
 /* How a one-lane form's designed values go into their words, worked out
  * once for an instance's cases: each source's word (-1: the literal) and
  * half (-1: the whole word; an f16 source's op_sel half), its sign bit, the
- * sign neg flips, and the sources abs gives a drawn sign (unmodify's rules,
+ * sign neg flips, and the sources abs gives a drawn sign (the modifiers
+ * undone: the input whose modified value is the design's; neg flips the
+ * sign, abs leaves any sign, drawn, and then neg has nothing to flip;
  * with the controls and the op's table read once, not per case: placing was
  * a tenth of a v_fma_f32 case's instructions, and 8% of a V_FMA_MIX_F32
  * case's until the MIX and f16 forms were planned too, in 2026-12). */
@@ -882,8 +875,8 @@ static inline void place_direct(const placement *p, const uint64_t v[3], uint32_
     }
 }
 
-/* A planned placement: unmodify's, source by source (abs's sign drawn,
- * where neg flips nothing), then VCC. */
+/* A planned placement: source by source (abs's sign drawn, where neg
+ * flips nothing), then VCC. */
 static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
 {
     uint64_t signed_v[3] = {v[0], v[1], v[2]};
@@ -899,6 +892,43 @@ static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], u
  * in the block's loop.  A call to place a case was a tenth of a plain
  * v_fma_f32 tie case's instructions. */
 static bool plan_is_direct(const placement *p) { return p && !p->abs && !p->vcc; }
+
+/* The packed form's placement, worked out once for a block's cases: the
+ * halves the low lane's sources go into, then those of the high lane's
+ * that it does not share with the low lane, each with its neg flip (no abs:
+ * no draws, so the lanes' designs may come first). */
+typedef struct {
+    int8_t lane, src, word, hi;
+    uint16_t flip;
+} half_put;
+
+typedef struct {
+    int n;
+    half_put put[6];
+} packed_plan;
+
+static void packed_plan_for(const isa_instance *in, packed_plan *pp)
+{
+    bool placed[3][2] = {{false}};
+    uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
+    uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
+    pp->n = 0;
+    for (int lane = 0; lane < 2; lane++)
+        for (int i = 0; i < 3; i++) {
+            int h = (int)BIT(sel[lane], i);
+            if (placed[i][h])
+                continue;
+            placed[i][h] = true;
+            pp->put[pp->n++] = (half_put){(int8_t)lane, (int8_t)i, (int8_t)in->op->src[i], (int8_t)h,
+                                          BIT(neg[lane], i) ? 0x8000u : 0};
+        }
+}
+
+static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_t *w)
+{
+    for (int k = 0; k < pp->n; k++)
+        put_half(&w[pp->put[k].word], (uint16_t)(v[pp->put[k].lane][pp->put[k].src] ^ pp->put[k].flip), pp->put[k].hi);
+}
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
  * the modifiers undone. */
@@ -918,19 +948,9 @@ static void place(const isa_instance *in, const placement *plan, gen_rng *r, uin
     case RDNA2_FMA16:
         break;  /* planned, above */
     case RDNA2_PK16: {
-        /* Low lane first; the high lane takes the halves it does not share.
-         * No draws here (no abs): the lanes' designs may come first. */
-        bool placed[3][2] = {{false}};
-        uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], rdna2_pk_hi_select(in)};
-        uint32_t neg[2] = {in->ctrl[CTRL_NEG_LO], in->ctrl[CTRL_NEG_HI]};
-        for (int lane = 0; lane < 2; lane++)
-            for (int i = 0; i < 3; i++) {
-                int h = (int)BIT(sel[lane], i);
-                if (placed[i][h])
-                    continue;
-                placed[i][h] = true;
-                put_half(&w[op->src[i]], (uint16_t)unmodify(&fp_f16, v[lane][i], false, BIT(neg[lane], i), r), h);
-            }
+        packed_plan pp;
+        packed_plan_for(in, &pp);
+        place_packed(&pp, v, w);
         break;
     }
     case RDNA2_FMA64:
@@ -1126,6 +1146,10 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     placement plan;
     const placement *planned = placement_for(in, s, &plan);  /* once for the block */
     bool direct = plan_is_direct(planned) && lanes == 1;
+    bool packed = op->form == RDNA2_PK16;
+    packed_plan pp;
+    if (packed)
+        packed_plan_for(in, &pp);
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
@@ -1148,6 +1172,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
         if (direct)
             place_direct(&plan, v[i][0], words + i * op->n_in);
+        else if (packed)
+            place_packed(&pp, v[i], words + i * op->n_in);
         else
             place(in, planned, &r[i], v[i], words + i * op->n_in);
     }
