@@ -51,21 +51,23 @@ enum { AT_ULP = offsetof(fp_fma_lane, ulp_exp) / 2, AT_MSB = offsetof(fp_fma_lan
        AT_BIG = offsetof(fp_fma_lane, big) / 2, AT_FLAGS = offsetof(fp_fma_lane, flags) / 2 };
 
 /* The 16-bit field at word `at` of each of the eight lanes in x (words
- * at, at + 6, ..., at + 42), sign-extended: gathered by two shuffles
- * (constant masks once inlined) into the high halves of 32-bit lanes, then
- * shifted down, where a lane at a time into arrays was a copy and a store
- * per field. */
-LANES v8i field8(const v16h x[3], int at)
-{
-    v16h first = {0}, second = {0};
-    for (int j = 0; j < 16; j++) {
-        int w = at + 6 * (j / 2);
-        first[j] = (uint16_t)(w < 32 ? w : 0);             /* from x[0], x[1] */
-        second[j] = (uint16_t)(w < 32 ? j : w - 32 + 16); /* what the first made, or from x[2] */
-    }
-    v16h y = __builtin_shuffle(__builtin_shuffle(x[0], x[1], first), x[2], second);
-    return (v8i)y >> 16;
-}
+ * at, at + 6, ..., at + 42), sign-extended: gathered by two shuffles into
+ * the high halves of 32-bit lanes, then shifted down, where a lane at a
+ * time into arrays was a copy and a store per field.  The first shuffle
+ * takes the words below 32 from x[0] and x[1], the second keeps those and
+ * takes the rest from x[2] (indices 16-31 of its pair).  Macros because
+ * __builtin_shufflevector (GCC 12 and clang alike) takes constant indices;
+ * `at` is one of the AT_* constants. */
+#define FIELD_WORD(at, j) ((at) + 6 * ((j) / 2))
+#define FIELD_FIRST(at, j) (FIELD_WORD(at, j) < 32 ? FIELD_WORD(at, j) : 0)
+#define FIELD_SECOND(at, j) (FIELD_WORD(at, j) < 32 ? (j) : FIELD_WORD(at, j) - 32 + 16)
+#define SIXTEEN(M, at)                                                                                        \
+    M(at, 0), M(at, 1), M(at, 2), M(at, 3), M(at, 4), M(at, 5), M(at, 6), M(at, 7), M(at, 8), M(at, 9),     \
+        M(at, 10), M(at, 11), M(at, 12), M(at, 13), M(at, 14), M(at, 15)
+#define FIELD8(x, at)                                                                                         \
+    ((v8i)__builtin_shufflevector(__builtin_shufflevector((x)[0], (x)[1], SIXTEEN(FIELD_FIRST, at)), (x)[2],  \
+                                  SIXTEEN(FIELD_SECOND, at)) >>                                               \
+     16)
 
 /* Eight lanes' verdicts, as rdna2_fast.c's scalar path makes them (its
  * final_step's rounding_classes and cell, lane_classes's additions): the
@@ -82,7 +84,7 @@ LANES void eight_verdicts(const fp_fma_lane *l, const uint8_t *dr, int emin, int
     __builtin_memcpy(x, l, sizeof x);
     v8b d;
     __builtin_memcpy(&d, dr, sizeof d);
-    v8i f = field8(x, AT_FLAGS) & 0xffff, m_sb = field8(x, AT_MSB), bg = field8(x, AT_BIG), ulp = field8(x, AT_ULP);
+    v8i f = FIELD8(x, AT_FLAGS) & 0xffff, m_sb = FIELD8(x, AT_MSB), bg = FIELD8(x, AT_BIG), ulp = FIELD8(x, AT_ULP);
     v8i dv = WIDEN8(d);
     v8i nan = (f & FP_LANE_NAN) != 0, inf = (f & FP_LANE_INF) != 0, zero = (f & FP_LANE_ZERO) != 0;
     v8i finite = ~(nan | inf | zero);
