@@ -888,11 +888,6 @@ static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], u
         w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
 }
 
-/* Whether a plan draws nothing (no abs, no VCC): place_direct's, inline
- * in the block's loop.  A call to place a case was a tenth of a plain
- * v_fma_f32 tie case's instructions. */
-static bool plan_is_direct(const placement *p) { return p && !p->abs && !p->vcc; }
-
 /* The packed form's placement, worked out once for a block's cases: the
  * halves the low lane's sources go into, then those of the high lane's
  * that it does not share with the low lane, each with its neg flip (no abs:
@@ -930,35 +925,50 @@ static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_
         put_half(&w[pp->put[k].word], (uint16_t)(v[pp->put[k].lane][pp->put[k].src] ^ pp->put[k].flip), pp->put[k].hi);
 }
 
-/* The designed values (v[lane]: a, b, c after modifiers) into the words,
- * the modifiers undone. */
-static void place(const isa_instance *in, const placement *plan, gen_rng *r, uint64_t v[2][3], uint32_t *w)
+/* How an instance's cases are placed, worked out once (for a case, or for
+ * a block of them): the one-lane forms' plan but V_FMA_F64's (one, where
+ * planned is not NULL; direct where it draws nothing: no abs, no VCC), the
+ * packed form's. */
+typedef struct {
+    placement one;
+    const placement *planned;
+    bool direct;
+    packed_plan packed;
+} placing;
+
+static void placing_for(const isa_instance *in, const rdna2_lane *s, placing *p)
 {
-    const isa_op *op = in->op;
-    if (plan) {  /* the one-lane forms but V_FMA_F64 (placement_for) */
-        place_planned(plan, r, v[0], w);
+    p->planned = placement_for(in, s, &p->one);
+    p->direct = p->planned && !p->one.abs && !p->one.vcc;
+    if (in->op->form == RDNA2_PK16)
+        packed_plan_for(in, &p->packed);
+}
+
+/* The designed values (v[lane]: a, b, c after modifiers) into the words,
+ * the modifiers undone.  Inline: a call a case was a tenth of a plain
+ * v_fma_f32 tie case's instructions. */
+static inline void place(const isa_instance *in, const placing *p, gen_rng *r, uint64_t v[2][3], uint32_t *w)
+{
+    if (p->direct) {
+        place_direct(&p->one, v[0], w);
         return;
     }
-    switch ((rdna2_form)op->form) {
-    case RDNA2_FMA32:
-    case RDNA2_DIV_FMAS:
-    case RDNA2_MAD32:
-    case RDNA2_MIX32:
-    case RDNA2_MIX16:
-    case RDNA2_FMA16:
-        break;  /* planned, above */
-    case RDNA2_PK16: {
-        packed_plan pp;
-        packed_plan_for(in, &pp);
-        place_packed(&pp, v, w);
-        break;
+    if (p->planned) {
+        place_planned(&p->one, r, v[0], w);
+        return;
     }
+    switch ((rdna2_form)in->op->form) {
+    case RDNA2_PK16:
+        place_packed(&p->packed, v, w);
+        break;
     case RDNA2_FMA64:
         for (int i = 0; i < 3; i++) {
             w[2 * i] = (uint32_t)v[0][i];
             w[2 * i + 1] = (uint32_t)(v[0][i] >> 32);
         }
         break;
+    default:
+        break;  /* planned, above */
     }
 }
 
@@ -972,8 +982,9 @@ static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_clas
     uint64_t v[2][3];
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
-    placement plan;
-    place(in, placement_for(in, s, &plan), r, v, w);
+    placing p;
+    placing_for(in, s, &p);
+    place(in, &p, r, v, w);
     return reachable;
 }
 
@@ -1143,23 +1154,18 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
     uint8_t state[CLOSED_BLOCK];
     uint64_t v[CLOSED_BLOCK][2][3];
-    placement plan;
-    const placement *planned = placement_for(in, s, &plan);  /* once for the block */
-    bool direct = plan_is_direct(planned) && lanes == 1;
-    bool packed = op->form == RDNA2_PK16;
-    packed_plan pp;
-    if (packed)
-        packed_plan_for(in, &pp);
+    placing plan;
+    placing_for(in, s, &plan);  /* once for the block */
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
         state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
-            state[i] = direct ? PLACED : CLOSED_DESIGNED;
+            state[i] = plan.direct ? PLACED : CLOSED_DESIGNED;
         }
     }
-    design_sink sink = {v, direct ? &plan : NULL, words, op->n_in};
+    design_sink sink = {v, plan.direct ? &plan.one : NULL, words, op->n_in};
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
@@ -1170,12 +1176,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
             continue;
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        if (direct)
-            place_direct(&plan, v[i][0], words + i * op->n_in);
-        else if (packed)
-            place_packed(&pp, v[i], words + i * op->n_in);
-        else
-            place(in, planned, &r[i], v[i], words + i * op->n_in);
+        place(in, &plan, &r[i], v[i], words + i * op->n_in);
     }
 }
 
