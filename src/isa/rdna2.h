@@ -122,7 +122,16 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
 void rdna2_subnormal_grid_lanes(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                                 bool *ok);
 
-/* The three calls above in each of their builds (fp/lanes.h: four lanes,
+/* The subnormal class's operands design (rdna2_construct.c's
+ * subnormal_operands) for n cases at once, on a lane whose sources are f32
+ * or f16 in any mix (the cover): case k draws from rng[which[k]] and writes
+ * v[k], the same values and draws as the scalar design (which always makes
+ * one), before the forced signs are respected. */
+bool rdna2_subnormal_operands_lanes_cover(const rdna2_lane *s);
+void rdna2_subnormal_operands_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                    uint64_t (*v)[3]);
+
+/* The four calls above in each of their builds (fp/lanes.h: four lanes,
  * or eight where the host has AVX-512; fp_lanes_wide chooses). */
 void rdna2_closed_lanes_narrow(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                                uint64_t (*v)[3], bool *ok);
@@ -136,6 +145,10 @@ void rdna2_subnormal_grid_lanes_narrow(const fp_format *fmt, gen_rng *rng, const
                                        uint64_t (*v)[3], bool *ok);
 void rdna2_subnormal_grid_lanes_wide(const fp_format *fmt, gen_rng *rng, const uint32_t *which, size_t n,
                                      uint64_t (*v)[3], bool *ok);
+void rdna2_subnormal_operands_lanes_narrow(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                           uint64_t (*v)[3]);
+void rdna2_subnormal_operands_lanes_wide(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                         uint64_t (*v)[3]);
 
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */

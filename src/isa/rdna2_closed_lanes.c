@@ -508,6 +508,79 @@ LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t
     scatter_states(rng, which, NULL, n, state);
 }
 
+/* ---- the subnormal class's operands design (rdna2_construct.c's
+ * subnormal_operands) ----
+ *
+ * One source sure to be near the subnormal range, each other one by a
+ * coin; a near source is gen_near_subnormal's value, the others
+ * gen_value_with_exp's with an exponent in [-4, 4].  A case's draws per
+ * source, each in the lanes that make it: the coin (not for the sure one),
+ * the exponent, a near source's trailing zeros, the sign (a far source's
+ * only where abs leaves it free), the fraction.  The literal, where a
+ * source is one, is drawn for and then put back. */
+
+/* value_with_exp (gen/values.c, lowest bit not set) in format F: sign a
+ * mask, e the leading bit's exponent (at least F's lowest subnormal one),
+ * tz the trailing zeros (0 to F.p - 1), w's low bits the fraction. */
+LANES vu value_with_exp_lanes(lane_format F, vl sign, vl e, vl tz, vu w)
+{
+    int fb = F.p - 1, lowest = F.emin - fb;
+    vu frac = (w & (vu)frac_mask(F)) & ~(((vu)ALL(1) << (vu)tz) - 1);
+    e = min_l(e, ALL(F.emax));
+    vu normal = (vu)((e + F.bias) << fb) | frac;
+    /* Subnormal, its leading bit at 2^e, with as many significant bits as
+     * a normal value of these trailing zeros. */
+    vl lead = max_l(e, ALL(lowest)) - lowest;
+    vu sig = ((vu)ALL(1) << (vu)lead) | (frac >> (vu)(fb - lead));
+    vl low = max_l(lead + 1 - max_l(fb + 1 - tz, ALL(1)), ALL(0));
+    sig &= ~(((vu)ALL(1) << (vu)low) - 1);
+    return (vu)(bit(sign) << (F.bits - 1)) | (vu)pick(e >= F.emin, (vl)normal, (vl)sig);
+}
+
+/* One source's value for the live lanes: near where `sure` (the lane's
+ * sure source is this one) or by a coin; forced its forced sign or -1. */
+LANES vu operand_source(lane_format F, vl sure, int forced, streams *st)
+{
+    vl live = st->live;
+    vl near = sure | flag(next(st, live & ~sure), 63);
+    vu de = next(st, live);
+    vl e = pick(near, range_of(de, ALL(F.emin - F.p + 1), ALL(F.emin + 1)), range_of(de, ALL(-4), ALL(4)));
+    vl tz = pick(near, range_of(next(st, live & near), ALL(0), ALL(F.p - 1)), ALL(0));
+    vl drawn = flag(next(st, live & (forced < 0 ? ALL(-1) : near)), 63);
+    vl sign = forced < 0 ? drawn : pick(near, drawn, ALL(-(int64_t)forced));
+    return value_with_exp_lanes(F, sign, e, tz, next(st, live));
+}
+
+LANES void operands_attempt(lane_formats FS, const int forced[3], int fixed, streams *st, vu out[3])
+{
+    vl sure = range_of(next(st, st->live), ALL(0), ALL(2));
+    sure = pick(sure == fixed, pick(sure == 2, ALL(0), sure + 1), sure);
+    out[0] = operand_source(FS.a, sure == 0, forced[0], st);
+    out[1] = operand_source(FS.b, sure == 1, forced[1], st);
+    out[2] = operand_source(FS.c, sure == 2, forced[2], st);
+}
+
+/* One attempt a case (it always makes one), a vector of cases at a time. */
+LANES void operands_lanes(lane_formats FS, const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng,
+                          const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
+    gather_states(rng, which, NULL, n, state);
+    for (size_t i = 0; i < n; i += LANES_N) {
+        size_t lanes = n - i < LANES_N ? n - i : LANES_N;
+        streams st = group_streams(state + i, lanes);
+        vu out[3];
+        operands_attempt(FS, forced, fixed, &st, out);
+        ungroup_streams(&st, state + i);
+        for (size_t j = 0; j < lanes; j++)
+            v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
+        if (fixed >= 0)
+            for (size_t j = 0; j < lanes; j++)
+                v[i + j][fixed] = fixed_bits;
+    }
+    scatter_states(rng, which, NULL, n, state);
+}
+
 /* Initializers, not objects, so that clang takes them in static ones (C's
  * constant expressions do not include a const object's value). */
 #define F32_FORMAT {24, -126, 127, 127, 32}
@@ -599,6 +672,42 @@ LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_c
                               gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
     closed_lanes(*FS, true, false, false, forced, c, P, rng, which, n, v, ok);
+}
+
+/* The formats constants where sources share f32 or f16, read at run time where they mix. */
+LANES_ENTRY void operands_f32(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
+                              size_t n, uint64_t (*v)[3])
+{
+    operands_lanes(ALL_F32, forced, fixed, fixed_bits, rng, which, n, v);
+}
+
+LANES_ENTRY void operands_f16(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
+                              size_t n, uint64_t (*v)[3])
+{
+    operands_lanes(ALL_F16, forced, fixed, fixed_bits, rng, which, n, v);
+}
+
+LANES_ENTRY void operands_mixed(const lane_formats *FS, const int forced[3], int fixed, uint64_t fixed_bits,
+                                gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    operands_lanes(*FS, forced, fixed, fixed_bits, rng, which, n, v);
+}
+
+void LANES_API(rdna2_subnormal_operands_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                               uint64_t (*v)[3])
+{
+    const fp_format *f = s->fmt[0];
+    bool uniform = s->fmt[1] == f && s->fmt[2] == f;
+    lane_formats FS = {lane_format_of(s->fmt[0]), lane_format_of(s->fmt[1]), lane_format_of(s->fmt[2]), F32};
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (uniform && f == &fp_f32)
+            operands_f32(s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+        else if (uniform)
+            operands_f16(s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+        else
+            operands_mixed(&FS, s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+    }
 }
 
 /* rdna2_closed.c's narrow_c and short_budget, as a mode and a budget. */
@@ -720,5 +829,16 @@ void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t
                                 bool *ok)
 {
     LANES_PICK(rdna2_subnormal_grid_lanes)(f, rng, which, n, v, ok);
+}
+
+bool rdna2_subnormal_operands_lanes_cover(const rdna2_lane *s)
+{
+    return f16_or_f32(s->fmt[0]) && f16_or_f32(s->fmt[1]) && f16_or_f32(s->fmt[2]);
+}
+
+void rdna2_subnormal_operands_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                    uint64_t (*v)[3])
+{
+    LANES_PICK(rdna2_subnormal_operands_lanes)(s, rng, which, n, v);
 }
 #endif

@@ -1077,6 +1077,62 @@ static void after_first_attempt(const rdna2_lane *s, bool ok, gen_rng *r, uint64
         design_from(s, GEN_SUBNORMAL, r, v, 1);
 }
 
+/* The operands design for cases which[0..m) of a block, lane `lane`,
+ * always made (rdna2_subnormal_operands_lanes), its forced signs respected. */
+static void operands_lanes(const rdna2_lane *s, gen_rng *r, const uint32_t *which, size_t m, int lane,
+                           uint64_t (*v)[2][3])
+{
+    uint64_t got[CLOSED_BLOCK][3];
+    rdna2_subnormal_operands_lanes(s, r, which, m, got);
+    for (size_t k = 0; k < m; k++) {
+        uint64_t *w = v[which[k]][lane];
+        memcpy(w, got[k], sizeof got[k]);
+        rdna2_respect_forced_signs(s, w);
+    }
+}
+
+/* Whether every subnormal case of a lane is the operands design at its
+ * first attempt: design() goes straight there where no product is small
+ * enough (sum_never_tiny; V_FMA_MIX_F32 with f16 factors), c not the literal,
+ * the class feasible and not a closed one, the sources f32 or f16. */
+static bool operands_lanes_cover(const rdna2_lane *s)
+{
+    return s->fixed != 2 && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
+           sum_never_tiny(s) && rdna2_subnormal_operands_lanes_cover(s);
+}
+
+/* How a block's subnormal cases are designed: by grid_lanes_cover's coins
+ * (subnormal_grid_block), all by the operands design (operands_lanes_cover),
+ * or case by case (design_lane). */
+enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_OPERANDS };
+
+static int subnormal_route(const rdna2_lane *s)
+{
+    return grid_lanes_cover(s) ? SUBNORMAL_GRID : operands_lanes_cover(s) ? SUBNORMAL_OPERANDS : SUBNORMAL_BY_CASE;
+}
+
+/* The block's cases still to design of class c, marked designed, into cases[]; their count. */
+static size_t take_class(const gen_class *c, gen_class want, size_t n, uint8_t *state, uint32_t *cases)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (state[i] == TO_DESIGN && c[i] == want) {
+            state[i] = CLOSED_DESIGNED;
+            cases[count++] = (uint32_t)i;
+        }
+    return count;
+}
+
+/* A block's subnormal cases where every one is the operands design, lane by lane. */
+static void subnormal_operands_block(const rdna2_lane *s, int lanes, const gen_class *c, gen_rng *r, size_t n,
+                                     uint8_t *state, uint64_t (*v)[2][3])
+{
+    uint32_t cases[CLOSED_BLOCK];
+    size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
+    for (int lane = 0; lane < lanes; lane++)
+        operands_lanes(s, r, cases, count, lane, v);
+}
+
 /* A block's subnormal cases, where grid_lanes_cover, lane by lane (a
  * packed case's low lane designed to the end before its high lane draws):
  * each draws design()'s coins first (the grid design's, then the operands
@@ -1090,12 +1146,7 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
     uint32_t heads[CLOSED_BLOCK], cases[CLOSED_BLOCK];
     uint64_t got[CLOSED_BLOCK][3];
     bool ok[CLOSED_BLOCK];
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == TO_DESIGN && c[i] == GEN_SUBNORMAL) {
-            state[i] = CLOSED_DESIGNED;
-            cases[count++] = (uint32_t)i;
-        }
+    size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
     for (int lane = 0; lane < lanes; lane++) {
         /* The cases sorted by their coins before any designs: a branch on
          * each coin, taken half the time at random, mispredicted about as
@@ -1112,10 +1163,7 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
             n_ops += ops;
             n_aimed += !grid_design && !ops;
         }
-        for (size_t k = 0; k < n_ops; k++) {
-            uint32_t i = operands[k];
-            after_first_attempt(s, subnormal_operands(s, &r[i], v[i][lane]), &r[i], v[i][lane]);
-        }
+        operands_lanes(s, r, operands, n_ops, lane, v);
         for (size_t k = 0; k < n_aimed; k++) {
             uint32_t i = aimed[k];
             after_first_attempt(s, design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]), &r[i], v[i][lane]);
@@ -1145,7 +1193,7 @@ typedef struct {
  * free): the prefills, then the closed-form classes' designs, gathered by
  * class (routes; placed as they come where the plan is direct), then each
  * case's other designs and its placement. */
-static void construct_block(const isa_instance *in, const rdna2_lane *s, const class_routes *routes_in, bool grid,
+static void construct_block(const isa_instance *in, const rdna2_lane *s, const class_routes *routes_in, int subnormal,
                             const gen_class *c, gen_rng *r, size_t n, uint32_t *words, bool *reachable)
 {
     class_routes routes = *routes_in;  /* a copy the stores below cannot alias, kept out of memory */
@@ -1169,8 +1217,10 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
-    if (grid)
+    if (subnormal == SUBNORMAL_GRID)
         subnormal_grid_block(s, lanes, c, r, n, state, v);
+    else if (subnormal == SUBNORMAL_OPERANDS)
+        subnormal_operands_block(s, lanes, c, r, n, state, v);
     for (size_t i = 0; i < n; i++) {
         if (state[i] == PLACED)
             continue;
@@ -1201,10 +1251,10 @@ void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r
         routes.closed[k] = (int8_t)(closed[designed] ? designed : -1);
         routes.in_reach[k] = in_reach;
     }
-    bool grid = grid_lanes_cover(&s);
+    int subnormal = subnormal_route(&s);
     for (size_t first = 0; first < n; first += CLOSED_BLOCK) {
         size_t m = n - first < CLOSED_BLOCK ? n - first : CLOSED_BLOCK;
-        construct_block(in, &s, &routes, grid, c + first, r + first, m, words + first * in->op->n_in,
+        construct_block(in, &s, &routes, subnormal, c + first, r + first, m, words + first * in->op->n_in,
                         reachable + first);
     }
 }
