@@ -123,13 +123,15 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
     if (s->unfused && (d != &fp_f32 || !uniform))
         return false;
-    /* A near tie where the formats differ, but for an f16 c of an f16
-     * result: the offsets below half a unit reach bits c cannot hold more
-     * often than in the generic design (an f32 c of an f16 result: 28-49%
-     * verified against 55-64%; an f16 c of an f32 result: as often
-     * verified, at 2.7 times the cost; an f16 c of an f16 result: 100%
-     * against 87-99.9%, at a half to a fifth of the cost). */
-    if (c == GEN_NEAR_TIE && !uniform && (d != &fp_f16 || s->fmt[2] != &fp_f16))
+    /* A near tie where the formats differ only with an f16 c: with an f32
+     * c of an f16 result the offsets below half a unit reach bits c cannot
+     * hold more often than in the generic design (28-49% verified against
+     * 55-64%).  An f16 c of an f16 result: 100% against 87-99.9%, at a half
+     * to a fifth of the cost; of an f32 result, with offsets no deeper than
+     * c reaches (near_tie_depth), 100% as the generic design, and
+     * V_FMA_MIX_F32's near-tie class 110 ns a case to 47 (tests/gen_count;
+     * offsets as deep as f32's made most attempts miss, 130 ns). */
+    if (c == GEN_NEAR_TIE && !uniform && s->fmt[2] != &fp_f16)
         return false;
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product: more bits than f32 holds (a power-of-two K adds none). */
@@ -215,10 +217,19 @@ static product pick_product(const rdna2_lane *s, int target, int budget, uint64_
     return (product){sa != sb ? -x : x, value_bits(fa, sa, ea, ma), value_bits(fb, sb, eb, mb)};
 }
 
+/* How many places below half a unit of f a near tie's offset goes at most,
+ * c of format fc: f's precision less two, or c's where that is less, at
+ * least nine. */
+static int near_tie_depth(const fp_format *f, const fp_format *fc)
+{
+    return max_int(min_int(prec(f), prec(fc)) - 2, 9);
+}
+
 /* The value v the sum x + c is to have, by magnitude (sign taken from x),
- * for the tie and near-tie classes on f's grid; false where none is made. */
-static bool tie_value(const fp_format *f, double ax, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2,
-                      gen_rng *r, double *v)
+ * for the tie and near-tie classes on f's grid, c of format fc; false where
+ * none is made. */
+static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_class c, uint64_t d0, uint64_t d1,
+                      uint64_t d2, gen_rng *r, double *v)
 {
     int msb = fp_dexp(ax), u = gen_unit_exp(f, msb);
     unsigned pick = (d0 >> 59) & 7;
@@ -242,9 +253,11 @@ static bool tie_value(const fp_format *f, double ax, gen_class c, uint64_t d0, u
     *v = fp_dfloor_to(ax, u) + fp_pow2(u - 1) + field(d2, 32, -1, 1) * fp_pow2(u);
     if (c == GEN_NEAR_TIE) {
         /* A few units of the product's lowest bit off the tie, or of a bit
-         * 9 or more places below half a unit. */
+         * 9 or more places below half a unit, and no further than c reaches
+         * (an f16 c of an f32 result: 9 places, where 22 made the closed
+         * design miss most attempts). */
         int low = fp_dlsb(ax);
-        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, max_int(prec(f) - 2, 9));
+        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, near_tie_depth(f, fc));
         double off = field(d1, 32, 1, 3) * fp_pow2(e);
         *v += flag(d1, 48) ? -off : off;
     }
@@ -294,11 +307,11 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
         /* A tie for the product rounded to f32: the sum of the exact product
          * is then just off it, and a second rounding would land on it. */
         double xr = (double)(float)x, v;
-        return tie_value(d, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
+        return tie_value(d, fc, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
     }
     default: {
         double v;
-        return tie_value(d, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(fc, (x < 0 ? -v : v) - x, bits);
+        return tie_value(d, fc, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(fc, (x < 0 ? -v : v) - x, bits);
     }
     }
 }

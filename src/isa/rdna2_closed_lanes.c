@@ -169,14 +169,15 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
  * sum is to have, by magnitude; *fail marks the lanes where none is made.
  * The tie's fourth draw (a tie some binades up) comes from the live lanes
  * that take that shape. */
-LANES vd tie_values(lane_format F, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
+LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
 {
     vl msb = dexp(ax), u = unit_exp(F, msb);
     vd v = floor_to(ax, u) + pow2(u - 1) + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
     *fail = ALL(0);
     if (c == GEN_NEAR_TIE) {
         vl low = dlsb(ax);
-        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2 > 9 ? F.p - 2 : 9)));
+        int p = F.p < Fc.p ? F.p : Fc.p;  /* near_tie_depth */
+        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(p - 2 > 9 ? p - 2 : 9)));
         vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
         return pickd(flag(d1, 48), v - off, v + off);
     }
@@ -229,13 +230,13 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, vu d0, vu d1
     case GEN_DOUBLE_ROUND: {
         /* A tie for the product rounded to f32. */
         vd xr = widen_f32(__builtin_convertvector(x, vf));
-        vd v = tie_values(Fd, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
+        vd v = tie_values(Fd, Fc, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
         vu bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
         *ok &= ~fail;
         return bits;
     }
     default: {
-        vd v = tie_values(Fd, dabs(x), c, d0, d1, d2, st, &fail);
+        vd v = tie_values(Fd, Fc, dabs(x), c, d0, d1, d2, st, &fail);
         vu bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         *ok &= ~fail;
         return bits;
