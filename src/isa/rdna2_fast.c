@@ -1164,10 +1164,10 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         if (scaled) {
             /* k per lane (0 where VCC is clear); the double-round test of
              * the lanes, below, wants unscaled sums: VCC lanes get their own. */
-            for (size_t t = 0; t < m; t++) {
-                bool set = fourth[t] & 1;
-                k[t] = set ? rdna2_div_fmas_scale(in, c[t]) : 0;  /* abs and neg leave S2's exponent */
-                dr_want[t] = set ? want[first + t] & ~(1u << GEN_DOUBLE_ROUND) : want[first + t];
+            for (size_t t = 0; t < m; t++) {  /* masks, not branches: VCC is a coin's outcome */
+                uint32_t set = -(fourth[t] & 1);
+                k[t] = (int32_t)(set & (uint32_t)rdna2_div_fmas_scale(in, c[t]));  /* abs and neg leave S2's exponent */
+                dr_want[t] = want[first + t] & ~(set & (1u << GEN_DOUBLE_ROUND));
             }
             lane_want = dr_want;
             fp_fast_fma32_scaled_lanes(a, b, c, k, m, lanes);
@@ -1178,16 +1178,17 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
         double_round_lanes(a, b, c, lanes, lane_want, m, dr);
-        if (scaled)  /* VCC lanes: the double-round test of the scaled sum, where asked */
+        if (scaled)  /* VCC lanes: the double-round test of the scaled sum, where asked (one branch, on the three) */
             for (size_t t = 0; t < m; t++)
-                if ((fourth[t] & 1) && (lanes[t].flags & FP_LANE_DONE) && (want[first + t] & (1u << GEN_DOUBLE_ROUND)))
+                if ((fourth[t] & 1) & ((lanes[t].flags & FP_LANE_DONE) != 0) & (want[first + t] >> GEN_DOUBLE_ROUND))
                     dr[t] = scalar_double_round(&fp_f32, a[t], b[t], c[t], k[t]) ? RDNA2_DR_YES : RDNA2_DR_NO;
         rdna2_lane_verdicts(lanes, dr, &fp_f32, false, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
-            bool vcc = div_fmas && (fourth[t] & 1);
-            if (!(lanes[t].flags & FP_LANE_DONE) || (vcc && !scaled)) {
+            /* One branch on both (VCC is a coin's outcome; taken, it mispredicts half the time). */
+            bool vcc = div_fmas & (fourth[t] & 1), not_done = !(lanes[t].flags & FP_LANE_DONE);
+            if (not_done | (vcc & !scaled)) {
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
