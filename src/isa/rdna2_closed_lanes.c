@@ -489,26 +489,6 @@ LANES void grid_attempt(lane_format F, streams *st, vu out[3], vl *done)
     *done = live & ok_a & ok_b & ok_c;
 }
 
-/* One attempt a case, a vector of cases at a time. */
-LANES void grid_lanes(lane_format F, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
-{
-    uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
-    gather_states(rng, which, NULL, n, state);
-    for (size_t i = 0; i < n; i += LANES_N) {
-        size_t lanes = n - i < LANES_N ? n - i : LANES_N;
-        streams st = group_streams(state + i, lanes);
-        vu out[3];
-        vl done;
-        grid_attempt(F, &st, out, &done);
-        ungroup_streams(&st, state + i);
-        for (size_t j = 0; j < lanes; j++) {
-            ok[i + j] = done[j] != 0;
-            v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
-        }
-    }
-    scatter_states(rng, which, NULL, n, state);
-}
-
 /* ---- the subnormal class's operands design (rdna2_construct.c's
  * subnormal_operands) ----
  *
@@ -561,9 +541,14 @@ LANES void operands_attempt(lane_formats FS, const int forced[3], int fixed, str
     out[2] = operand_source(FS.c, sure == 2, forced[2], st);
 }
 
-/* One attempt a case (it always makes one), a vector of cases at a time. */
-LANES void operands_lanes(lane_formats FS, const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng,
-                          const uint32_t *which, size_t n, uint64_t (*v)[3])
+/* The designs of a single attempt a case (the operands design always
+ * makes one; ok may then be NULL). */
+enum { GRID_DESIGN, OPERANDS_DESIGN };
+
+/* One attempt a case, a vector of cases at a time; design, a constant of
+ * each caller, picks the attempt (the grid design's lanes are all FS.d). */
+LANES void single_attempts(int design, lane_formats FS, const int forced[3], int fixed, uint64_t fixed_bits,
+                           gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
     uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
     gather_states(rng, which, NULL, n, state);
@@ -571,11 +556,18 @@ LANES void operands_lanes(lane_formats FS, const int forced[3], int fixed, uint6
         size_t lanes = n - i < LANES_N ? n - i : LANES_N;
         streams st = group_streams(state + i, lanes);
         vu out[3];
-        operands_attempt(FS, forced, fixed, &st, out);
+        vl done = ALL(-1);
+        if (design == GRID_DESIGN)
+            grid_attempt(FS.d, &st, out, &done);
+        else
+            operands_attempt(FS, forced, fixed, &st, out);
         ungroup_streams(&st, state + i);
-        for (size_t j = 0; j < lanes; j++)
+        for (size_t j = 0; j < lanes; j++) {
+            if (ok)
+                ok[i + j] = done[j] != 0;
             v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
-        if (fixed >= 0)
+        }
+        if (fixed >= 0)  /* the literal, drawn for and put back */
             for (size_t j = 0; j < lanes; j++)
                 v[i + j][fixed] = fixed_bits;
     }
@@ -675,23 +667,23 @@ LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_c
     closed_lanes(*FS, true, false, false, forced, c, P, rng, which, n, v, ok);
 }
 
-/* The formats constants where sources share f32 or f16, read at run time where they mix. */
+/* The formats: constants where the sources share f32 or f16, read at run time where they mix. */
 LANES_ENTRY void operands_f32(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
                               size_t n, uint64_t (*v)[3])
 {
-    operands_lanes(ALL_F32, forced, fixed, fixed_bits, rng, which, n, v);
+    single_attempts(OPERANDS_DESIGN, ALL_F32, forced, fixed, fixed_bits, rng, which, n, v, NULL);
 }
 
 LANES_ENTRY void operands_f16(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
                               size_t n, uint64_t (*v)[3])
 {
-    operands_lanes(ALL_F16, forced, fixed, fixed_bits, rng, which, n, v);
+    single_attempts(OPERANDS_DESIGN, ALL_F16, forced, fixed, fixed_bits, rng, which, n, v, NULL);
 }
 
 LANES_ENTRY void operands_mixed(const lane_formats *FS, const int forced[3], int fixed, uint64_t fixed_bits,
                                 gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    operands_lanes(*FS, forced, fixed, fixed_bits, rng, which, n, v);
+    single_attempts(OPERANDS_DESIGN, *FS, forced, fixed, fixed_bits, rng, which, n, v, NULL);
 }
 
 void LANES_API(rdna2_subnormal_operands_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
@@ -775,12 +767,12 @@ void LANES_API(rdna2_closed_lanes)(const rdna2_lane *s, gen_class c, gen_rng *rn
 
 LANES_ENTRY void grid_f32(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    grid_lanes(F32, rng, which, n, v, ok);
+    single_attempts(GRID_DESIGN, ALL_F32, NULL, -1, 0, rng, which, n, v, ok);
 }
 
 LANES_ENTRY void grid_f16(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    grid_lanes(F16, rng, which, n, v, ok);
+    single_attempts(GRID_DESIGN, ALL_F16, NULL, -1, 0, rng, which, n, v, ok);
 }
 
 void LANES_API(rdna2_subnormal_grid_lanes)(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n,

@@ -1079,7 +1079,7 @@ static void after_first_attempt(const rdna2_lane *s, bool ok, gen_rng *r, uint64
 
 /* The operands design for cases which[0..m) of a block, lane `lane`,
  * always made (rdna2_subnormal_operands_lanes), its forced signs respected. */
-static void operands_lanes(const rdna2_lane *s, gen_rng *r, const uint32_t *which, size_t m, int lane,
+static void operands_designs(const rdna2_lane *s, gen_rng *r, const uint32_t *which, size_t m, int lane,
                            uint64_t (*v)[2][3])
 {
     uint64_t got[CLOSED_BLOCK][3];
@@ -1111,7 +1111,7 @@ static int subnormal_route(const rdna2_lane *s)
     return grid_lanes_cover(s) ? SUBNORMAL_GRID : operands_lanes_cover(s) ? SUBNORMAL_OPERANDS : SUBNORMAL_BY_CASE;
 }
 
-/* The block's cases still to design of class c, marked designed, into cases[]; their count. */
+/* The block's cases still to design whose class is `want`, marked designed, into cases[]; their count. */
 static size_t take_class(const gen_class *c, gen_class want, size_t n, uint8_t *state, uint32_t *cases)
 {
     size_t count = 0;
@@ -1130,7 +1130,7 @@ static void subnormal_operands_block(const rdna2_lane *s, int lanes, const gen_c
     uint32_t cases[CLOSED_BLOCK];
     size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
     for (int lane = 0; lane < lanes; lane++)
-        operands_lanes(s, r, cases, count, lane, v);
+        operands_designs(s, r, cases, count, lane, v);
 }
 
 /* A block's subnormal cases, where grid_lanes_cover, lane by lane (a
@@ -1163,7 +1163,7 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
             n_ops += ops;
             n_aimed += !grid_design && !ops;
         }
-        operands_lanes(s, r, operands, n_ops, lane, v);
+        operands_designs(s, r, operands, n_ops, lane, v);
         for (size_t k = 0; k < n_aimed; k++) {
             uint32_t i = aimed[k];
             after_first_attempt(s, design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]), &r[i], v[i][lane]);
