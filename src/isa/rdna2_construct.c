@@ -1080,7 +1080,7 @@ static void after_first_attempt(const rdna2_lane *s, bool ok, gen_rng *r, uint64
 /* The operands design for cases which[0..m) of a block, lane `lane`,
  * always made (rdna2_subnormal_operands_lanes), its forced signs respected. */
 static void operands_designs(const rdna2_lane *s, gen_rng *r, const uint32_t *which, size_t m, int lane,
-                           uint64_t (*v)[2][3])
+                             uint64_t (*v)[2][3])
 {
     uint64_t got[CLOSED_BLOCK][3];
     rdna2_subnormal_operands_lanes(s, r, which, m, got);
