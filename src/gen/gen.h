@@ -42,6 +42,18 @@ static inline uint64_t gen_next(gen_rng *r)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
+/* The draw `ahead` steps on (1: the next) without taking it, and taking n
+ * draws at once: to make draws that depend on a coin without branching on
+ * it (draw both, then step by how many were taken). */
+static inline uint64_t gen_peek(const gen_rng *r, unsigned ahead)
+{
+    gen_rng t = {r->s + ahead * 0x9e3779b97f4a7c15ull};
+    t.s -= 0x9e3779b97f4a7c15ull;
+    return gen_next(&t);
+}
+static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a7c15ull; }
+/* gen_below and gen_coin of a draw already made. */
+static inline uint32_t gen_below_of(uint64_t draw, uint32_t n) { return (uint32_t)((draw >> 32) * n >> 32); }
 static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index)
 {
     gen_rng r = {seed ^ (stream * 0xd1b54a32d192ed03ull)};
@@ -49,7 +61,7 @@ static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index
     gen_next(&r);
     return r;
 }
-static inline uint32_t gen_below(gen_rng *r, uint32_t n) { return (uint32_t)((gen_next(r) >> 32) * n >> 32); }
+static inline uint32_t gen_below(gen_rng *r, uint32_t n) { return gen_below_of(gen_next(r), n); }
 static inline int gen_range(gen_rng *r, int lo, int hi) { return lo + (int)gen_below(r, (uint32_t)(hi - lo + 1)); }
 static inline bool gen_coin(gen_rng *r) { return gen_next(r) >> 63; }
 

@@ -1155,10 +1155,13 @@ static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class
         size_t m = 0, n_ops = 0, n_aimed = 0;
         for (size_t k = 0; k < count; k++) {
             uint32_t i = cases[k];
-            bool grid_design = gen_coin(&r[i]);
+            /* Both draws peeked, then the stream stepped by the one or two
+             * taken: GCC made the second draw a branch on the first's coin. */
+            bool grid_design = gen_peek(&r[i], 1) >> 63;
+            bool ops = !grid_design & (gen_below_of(gen_peek(&r[i], 2), 3) == 0);  /* design()'s next draw */
+            gen_skip(&r[i], 2 - grid_design);
             heads[m] = i;
             m += grid_design;
-            bool ops = !grid_design && gen_below(&r[i], 3) == 0;  /* design()'s next draw */
             operands[n_ops] = aimed[n_aimed] = i;
             n_ops += ops;
             n_aimed += !grid_design && !ops;
