@@ -163,5 +163,13 @@ enum { RDNA2_DR_SCALAR, RDNA2_DR_YES, RDNA2_DR_NO };
  * rounding's verdict into it. */
 void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
                          size_t n, isa_verdict *v);
+/* Pairs of lanes' verdicts, merged as rdna2_fast.c's final_step merges
+ * a later rounding's verdict into an earlier one's (classes and cells of
+ * both, the first's tie exponent where it has one): a packed tuple's low
+ * and high lanes, or the legacy form's product (first_intermediate) and
+ * sum.  The second is never intermediate. */
+void rdna2_lane_verdict_pairs(const fp_fma_lane *first, const uint8_t *dr_first, bool first_intermediate,
+                              const fp_fma_lane *second, const uint8_t *dr_second, const fp_format *dest, size_t n,
+                              isa_verdict *v);
 
 #endif

@@ -231,7 +231,7 @@ static bool lane_double_round(const lane *l)
 /* The classes of a finite exact sum by its size: its leading bit msb against
  * the destination's range, and against big, the larger of the product's and
  * the addend's (cancellation). */
-static inline HOT uint32_t magnitude_classes(const fp_format *dest, int msb, int big)
+static HOT uint32_t magnitude_classes(const fp_format *dest, int msb, int big)
 {
     return (uint32_t)(msb < dest->emin + 2) << GEN_SUBNORMAL | (uint32_t)(msb >= dest->emax - 1) << GEN_OVERFLOW |
            (uint32_t)(msb < big - (int)dest->precision) << GEN_CANCEL;
@@ -1025,20 +1025,6 @@ static inline void scalar_double_round_class(isa_verdict *v, const fp_format *de
     }
 }
 
-/* Adds to v what a later rounding's verdict w holds (a packed tuple's high
- * lane after its low one, the legacy form's sum after its product):
- * classes, cells, and the tie exponent where v had none, as final_step of
- * that rounding would. */
-static inline void merge_verdict(isa_verdict *v, const isa_verdict *w)
-{
-    v->classes |= w->classes;
-    v->at_result |= w->at_result;
-    if (v->tie_exp == ISA_NO_EXPONENT)
-        v->tie_exp = w->tie_exp;
-    for (int k = 0; k < ISA_CELL_WORDS; k++)
-        v->cells[k] |= w->cells[k];
-}
-
 /* Marks the lanes whose half sources were subnormal (the lanes see them as normal f32 values). */
 static void mark_half_subnormals(fp_fma_lane *lanes, const bool *subnormal, size_t m)
 {
@@ -1212,19 +1198,18 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK];
     fp_fma_lane product[VERDICT_BLOCK], sum[VERDICT_BLOCK];
-    isa_verdict later[VERDICT_BLOCK];  /* the sums' */
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, NULL);
         fp_fast_mad32_lanes(a, b, c, m, product, sum);
         uint8_t dr[VERDICT_BLOCK];
         mad_double_round_lanes(a, b, c, want + first, m, dr);
-        /* The product's rounding first (its tie is the case's first), the sum's merged in. */
-        rdna2_lane_verdicts(product, NULL, &fp_f32, true, m, v + first);
-        rdna2_lane_verdicts(sum, dr, &fp_f32, false, m, later);
+        /* The product's rounding first (its tie is the case's first), the
+         * sum's merged in, with the double-round answer (the fused lanes
+         * answer every lane). */
+        rdna2_lane_verdict_pairs(product, NULL, true, sum, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
-            merge_verdict(&v[i], &later[t]);  /* the double-round answer too: the fused lanes answer every lane */
             uint32_t r = sum[t].bits;
             out[i] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, flush_f32(r)));
         }
@@ -1273,7 +1258,6 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     uint32_t a[2][VERDICT_BLOCK], b[2][VERDICT_BLOCK], c[2][VERDICT_BLOCK];
     fp_fma_lane lanes[2][VERDICT_BLOCK];
     uint8_t dr[2][VERDICT_BLOCK];
-    isa_verdict high[VERDICT_BLOCK];  /* a packed form's high lanes */
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
@@ -1289,10 +1273,11 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             else
                 memset(dr[k], RDNA2_DR_SCALAR, m);
         }
-        /* Each lane's verdict; a packed tuple's is both lanes' (merge_verdict). */
-        rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, false, m, v + first);
+        /* Each lane's verdict; a packed tuple's is both lanes', merged as final_step merges a later rounding's. */
         if (lanes_per_tuple == 2)
-            rdna2_lane_verdicts(lanes[1], dr[1], &fp_f16, false, m, high);
+            rdna2_lane_verdict_pairs(lanes[0], dr[0], false, lanes[1], dr[1], &fp_f16, m, v + first);
+        else
+            rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, false, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1303,8 +1288,6 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
-            if (lanes_per_tuple == 2)
-                merge_verdict(&v[i], &high[t]);
             for (int k = 0; k < lanes_per_tuple; k++)
                 scalar_double_round_class(&v[i], &fp_f16, a[k][t], b[k][t], c[k][t], want[i], dr[k][t]);
             uint32_t h = lanes[0][t].bits;

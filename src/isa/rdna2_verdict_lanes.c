@@ -69,6 +69,11 @@ enum { AT_ULP = offsetof(fp_fma_lane, ulp_exp) / 2, AT_MSB = offsetof(fp_fma_lan
                                   SIXTEEN(FIELD_SECOND, at)) >>                                               \
      16)
 
+/* Eight lanes' verdicts as vectors, one field a vector. */
+typedef struct {
+    v8i all, at, tie_exp, cell;
+} eight;
+
 /* Eight lanes' verdicts, as rdna2_fast.c's scalar path makes them (its
  * final_step's rounding_classes and cell, lane_classes's additions): the
  * classes the rounding reaches, its cell (isa_cell of isa_result_kind), the
@@ -76,9 +81,9 @@ enum { AT_ULP = offsetof(fp_fma_lane, ulp_exp) / 2, AT_MSB = offsetof(fp_fma_lan
  * an exact zero, a special or subnormal source, the double-round answer
  * dr (RDNA2_DR_*), and the tie's exponent.  An intermediate rounding (one
  * a later rounding rounds again) has its own classes alone, none at the
- * result.  The first `count` verdicts are written. */
-LANES void eight_verdicts(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
-                          bool intermediate, size_t count, isa_verdict *out)
+ * result. */
+LANES eight eight_verdicts(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
+                           bool intermediate)
 {
     v16h x[3];
     __builtin_memcpy(x, l, sizeof x);
@@ -105,38 +110,102 @@ LANES void eight_verdicts(const fp_fma_lane *l, const uint8_t *dr, int emin, int
     v8i all = step | m | special | flag8(f, FP_LANE_SUBNORMAL_SOURCE, 1 << GEN_SUBNORMAL), at = step | m | special;
     if (intermediate)  /* a rounding a later one rounds again: its own classes, none at the result */
         all = step, at = ALL8(0);
-    v8i tie_exp = pick8((f & FP_LANE_TIE) != 0, ulp, ALL8(ISA_NO_EXPONENT));
+    return (eight){all, at, pick8((f & FP_LANE_TIE) != 0, ulp, ALL8(ISA_NO_EXPONENT)), c};
+}
+
+/* A later rounding's verdict merged into an earlier one's (a packed
+ * tuple's high lane after its low one, the legacy form's sum after its
+ * product), as final_step of that rounding adds to a case's verdict: the
+ * classes of both, the earlier tie exponent where it has one, else the
+ * later's; the cells are store()'s to merge (two cells a verdict). */
+LANES eight merged(eight e, eight later)
+{
+    v8i none = e.tie_exp == ISA_NO_EXPONENT;
+    return (eight){e.all | later.all, e.at | later.at, pick8(none, later.tie_exp, e.tie_exp), e.cell};
+}
+
+/* The first `count` verdicts of e, with the cell of e and, where
+ * `second` is not NULL, its cell too (the same cell, or two bits). */
+LANES void store(eight e, const v8i *second, size_t count, isa_verdict *out)
+{
     for (size_t t = 0; t < count; t++) {
         isa_verdict *o = &out[t];
-        o->classes = (uint32_t)all[t];
-        o->at_result = (uint32_t)at[t];
-        o->tie_exp = tie_exp[t];
+        o->classes = (uint32_t)e.all[t];
+        o->at_result = (uint32_t)e.at[t];
+        o->tie_exp = e.tie_exp[t];
         for (int k = 0; k < ISA_CELL_WORDS; k++)
             o->cells[k] = 0;
-        uint32_t cell = (uint32_t)c[t];  /* unsigned: the word and bit without a sign's correction */
+        uint32_t cell = (uint32_t)e.cell[t];  /* unsigned: the word and bit without a sign's correction */
         o->cells[cell / 64] = 1ull << (cell % 64);
+        if (second) {
+            cell = (uint32_t)(*second)[t];
+            o->cells[cell / 64] |= 1ull << (cell % 64);
+        }
     }
 }
 
-/* n lanes' verdicts, eight at a time; the last few from a copy padded with
- * zeros (the padding's verdicts are made, never written).  dr NULL: every
- * lane's double-round answer is RDNA2_DR_SCALAR's (none). */
+/* The last n % 8 lanes of l and dr (dr NULL: `none`), padded with zeros
+ * to eight (the padding's verdicts are made, never written). */
+static void tail_of(const fp_fma_lane *l, const uint8_t *dr, const uint8_t *none, size_t whole, size_t n,
+                    fp_fma_lane *tail, uint8_t *tail_dr)
+{
+    memset(tail, 0, 8 * sizeof *tail);
+    memset(tail_dr, 0, 8);
+    __builtin_memcpy(tail, l + whole, (n - whole) * sizeof *l);
+    __builtin_memcpy(tail_dr, dr ? dr + whole : none, n - whole);
+}
+
+static const uint8_t none_dr[8] = {RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR,
+                                   RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR};
+
+/* n lanes' verdicts, eight at a time.  dr NULL: every lane's double-round
+ * answer is RDNA2_DR_SCALAR's (none). */
 LANES_ENTRY void verdict_lanes(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
                                bool intermediate, size_t n, isa_verdict *v)
 {
-    uint8_t none[8];
-    for (int t = 0; t < 8; t++)
-        none[t] = RDNA2_DR_SCALAR;
     size_t whole = n & ~(size_t)7;
     for (size_t t = 0; t < whole; t += 8)
-        eight_verdicts(l + t, dr ? dr + t : none, emin, emax, precision, intermediate, 8, v + t);
+        store(eight_verdicts(l + t, dr ? dr + t : none_dr, emin, emax, precision, intermediate), NULL, 8, v + t);
     if (whole < n) {
-        fp_fma_lane tail[8] = {{0}};
-        uint8_t tail_dr[8] = {0};
-        __builtin_memcpy(tail, l + whole, (n - whole) * sizeof *l);
-        __builtin_memcpy(tail_dr, dr ? dr + whole : none, n - whole);
-        eight_verdicts(tail, tail_dr, emin, emax, precision, intermediate, n - whole, v + whole);
+        fp_fma_lane tail[8];
+        uint8_t tail_dr[8];
+        tail_of(l, dr, none_dr, whole, n, tail, tail_dr);
+        store(eight_verdicts(tail, tail_dr, emin, emax, precision, intermediate), NULL, n - whole, v + whole);
     }
+}
+
+/* n pairs of lanes' verdicts, merged (merged(): the first's, the
+ * second's merged in), eight pairs at a time: a packed tuple's low and
+ * high lanes, or the legacy form's product (intermediate) and sum.  Two
+ * passes and a merge a case were stores of each lane's verdict and loads
+ * of them back. */
+LANES_ENTRY void verdict_pair_lanes(const fp_fma_lane *l1, const uint8_t *dr1, bool intermediate1,
+                                    const fp_fma_lane *l2, const uint8_t *dr2, int emin, int emax, int precision,
+                                    size_t n, isa_verdict *v)
+{
+    size_t whole = n & ~(size_t)7;
+    for (size_t t = 0; t < whole; t += 8) {
+        eight e1 = eight_verdicts(l1 + t, dr1 ? dr1 + t : none_dr, emin, emax, precision, intermediate1);
+        eight e2 = eight_verdicts(l2 + t, dr2 ? dr2 + t : none_dr, emin, emax, precision, false);
+        store(merged(e1, e2), &e2.cell, 8, v + t);
+    }
+    if (whole < n) {
+        fp_fma_lane tail1[8], tail2[8];
+        uint8_t tail_dr1[8], tail_dr2[8];
+        tail_of(l1, dr1, none_dr, whole, n, tail1, tail_dr1);
+        tail_of(l2, dr2, none_dr, whole, n, tail2, tail_dr2);
+        eight e1 = eight_verdicts(tail1, tail_dr1, emin, emax, precision, intermediate1);
+        eight e2 = eight_verdicts(tail2, tail_dr2, emin, emax, precision, false);
+        store(merged(e1, e2), &e2.cell, n - whole, v + whole);
+    }
+}
+
+void rdna2_lane_verdict_pairs(const fp_fma_lane *first, const uint8_t *dr_first, bool first_intermediate,
+                              const fp_fma_lane *second, const uint8_t *dr_second, const fp_format *dest, size_t n,
+                              isa_verdict *v)
+{
+    verdict_pair_lanes(first, dr_first, first_intermediate, second, dr_second, dest->emin, dest->emax,
+                       (int)dest->precision, n, v);
 }
 
 void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
