@@ -271,7 +271,8 @@ LANES void vector_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *
 }
 
 /* To f16 through f32: the exact sum rounded to f32 (to odd, or to nearest),
- * then that f32 value rounded to f16; the second rounding is reported.  A
+ * then that f32 value rounded to f16; the second rounding is reported (to
+ * odd first, made as the one rounding it amounts to).  A
  * sum that is a NaN, an infinity or an exact zero is what vector_fused makes
  * of it, in f16; a lane whose finite, nonzero sum has an f32 value that
  * overflows or is zero is not done. */
@@ -283,12 +284,31 @@ LANES void vector_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *
     vd P = A * B, E;
     vd S = two_sum(P, C, &E);
     vl other = not_rounded(S);
-    rounded r32 = round_sum_f32(S, E, other, odd);
-    vl done = other | (~r32.overflow & (r32.value != 0));
-    rounded r16 = round_to(r32.value, NULL, 11, -14, 15, &r32.bit0, false);
+    rounded r16;
+    vl done;
+    if (odd) {
+        /* One rounding of the exact sum to f16, the same in every field as
+         * f16's of the f32 value rounded to odd: that value is a tie, near
+         * one, inexact, past a bound, exactly where the sum is (rounding to
+         * odd never crosses the even f32 points those tests compare with,
+         * and keeps the sticky bit); its leading bit is the sum's (an
+         * inexact one ends in a 1, never a power of two); its lowest bit is
+         * 13 or more places under f16's unit, so the near-tie test's
+         * "8 bits dropped" always holds (bit0 far below).  It is not done
+         * where the f32 value overflows (the sum's leading bit above 127). */
+        vd e = pickd(other, ZERO_D, E);
+        vl far = ALL(-4096);
+        r16 = round_to(pickd(other, ONE, S), &e, 11, -14, 15, &far, false);
+        done = other | (r16.msb <= 127);
+    } else {
+        rounded r32 = round_sum_f32(S, E, other, false);
+        done = other | (~r32.overflow & (r32.value != 0));
+        r16 = round_to(r32.value, NULL, 11, -14, 15, &r32.bit0, false);
+        r16.msb = r32.msb;  /* the exact sum's, as the odd path's */
+    }
     unrounded_sums(&r16, S, P, 16, 0x7c00, nan);
     r16.flags |= bit(sub) * FP_LANE_SUBNORMAL_SOURCE | bit(special) * FP_LANE_SPECIAL_SOURCE;
-    store(r16, done, r32.msb, larger_exp(P, C), out);
+    store(r16, done, r16.msb, larger_exp(P, C), out);
 }
 
 /* Whether round_f32(round_f32(a*b) + c) is a tie, as a byte a lane: the
@@ -359,8 +379,8 @@ ENTRY void mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, 
     }
 }
 
-ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
-                       fp_fma_lane *out)
+/* half_lanes with `odd` a constant of each call (two loops, not a test a vector). */
+LANES void half_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
 {
     int64_t nan = (int64_t)fp_default_nan(&fp_f16);
     size_t i = 0;
@@ -373,6 +393,15 @@ ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, s
         vector_to_half(pa, pb, pc, odd, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
+}
+
+ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                       fp_fma_lane *out)
+{
+    if (odd)
+        half_loop(a, b, c, n, true, out);
+    else
+        half_loop(a, b, c, n, false, out);
 }
 
 ENTRY void product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie)
