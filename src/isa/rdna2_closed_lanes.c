@@ -57,14 +57,19 @@ typedef struct {
     vl live;
 } streams;
 
+/* gen_next's output for the state it steps to. */
+LANES vu mix(vu z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* gen_next in the lanes of mask (the others keep their state). */
 LANES vu next(streams *st, vl mask)
 {
     st->s += (vu)mask & 0x9e3779b97f4a7c15ull;
-    vu z = st->s;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return mix(st->s);
 }
 
 /* rdna2_closed.c's field and flag: 16 bits at `at` scaled to [lo, hi]; one bit, as a mask. */
@@ -386,25 +391,47 @@ LANES vu special_kind_bits(lane_format F, vl sign, vu w, vl kind)
     return (vu)((bit(sign) << (F.bits - 1)) | (biased << fb) | frac);
 }
 
-/* One source for the live lanes: its encoding where they draw it, and
- * whether it is special.  clamp: the normal values' exponent may be above
- * F's range (an f16 source of an f32 result's ties), and is clamped to it
- * as gen_value_with_exp does. */
-LANES vu special_source(lane_format F, bool clamp, int lo, int hi, streams *st, vl *hit)
+/* A round's draws, made ahead: draw[j] is the (j + 1)-th draw from the
+ * round's start in every lane, and taken[] how many a lane has used.  A
+ * source takes one draw or three by its first draw's coin, so the next
+ * source's start depends on it; drawn one after another, each draw
+ * waited on the coin before it (a chain of 64-bit multiplies). */
+#define SPECIAL_DRAWS 9
+typedef struct {
+    vu draw[SPECIAL_DRAWS];
+    vl taken;
+} ahead;
+
+/* The draw `k` after a lane's taken ones, where a lane has taken one of
+ * `from`, from + 2, ..., to (steps of 2: each source takes one or three). */
+LANES vu draw_at(const ahead *d, int from, int to, int k)
 {
-    vu w = next(st, st->live);
+    vu w = d->draw[from + k];
+    for (int t = from + 2; t <= to; t += 2)
+        w = (vu)pick(d->taken == t, (vl)d->draw[t + k], (vl)w);
+    return w;
+}
+
+/* One source for the lanes, source `index` of the round (its lanes have
+ * taken index to 3 * index draws): its encoding, and whether it is
+ * special.  clamp: the normal values' exponent may be above F's range (an
+ * f16 source of an f32 result's ties), and is clamped to it as
+ * gen_value_with_exp does. */
+LANES vu special_source(lane_format F, bool clamp, int lo, int hi, ahead *d, int index, vl *hit)
+{
+    vu w = draw_at(d, index, 3 * index, 0);
     vl pick_ = (vl)(((w >> 32) * 27) >> 32), sign = (vl)((w >> 31) & 1) != 0;
     vl special = pick_ < 18, kind = pick_ >> 1;
     vu sk = special_kind_bits(F, sign, w, kind);
     /* The others: gen_range(lo, hi) (gen_below's scaling), then the fraction. */
-    vl other = st->live & ~special;
-    vu t = next(st, other);
+    vu t = draw_at(d, index, 3 * index, 1);
     vl target = lo + (vl)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
     vl e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
     if (clamp)
         e = min_l(e, ALL(F.emax));
-    vu f = next(st, other);
+    vu f = draw_at(d, index, 3 * index, 2);
     vu normal = value_bits(F, sign, e, f);
+    d->taken += pick(special, ALL(1), ALL(3));
     *hit |= special & (kind < GEN_SPECIAL_KIND_FINITE);
     return (vu)pick(special, (vl)sk, (vl)normal);
 }
@@ -429,13 +456,19 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
         for (size_t i = 0; i < m; i += LANES_N) {
             size_t lanes = m - i < LANES_N ? m - i : LANES_N;
             streams st = group_streams(state + i, lanes);
+            ahead d = {.taken = ALL(0)};
+            for (int j = 0; j < SPECIAL_DRAWS; j++)
+                d.draw[j] = mix(st.s + (uint64_t)((uint64_t)(j + 1) * 0x9e3779b97f4a7c15ull));
             vl hit = ALL(fixed_hit ? -1 : 0);
             vu out[3];
             /* Source by source in order, each format a constant where the entry's is
-             * (a loop over an array of them had GCC read them from memory). */
-            out[0] = fixed == 0 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &st, &hit);
-            out[1] = fixed == 1 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &st, &hit);
-            out[2] = fixed == 2 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &st, &hit);
+             * (a loop over an array of them had GCC read them from memory); the
+             * literal draws nothing. */
+            int index = 0;
+            out[0] = fixed == 0 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &d, index++, &hit);
+            out[1] = fixed == 1 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &d, index++, &hit);
+            out[2] = fixed == 2 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &d, index++, &hit);
+            st.s += (vu)(d.taken & st.live) * 0x9e3779b97f4a7c15ull;
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
