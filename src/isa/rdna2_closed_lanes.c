@@ -72,6 +72,49 @@ LANES vu next(streams *st, vl mask)
     return mix(st->s);
 }
 
+/* Draws made ahead: draw[j] is the (j + 1)-th draw from where the streams
+ * stood, in every lane, and `taken` how many a lane has used.  Where a
+ * draw is made only in some lanes (by a coin's outcome), each later draw's
+ * stream position waits on that coin; drawn one after another, that was a
+ * chain of 64-bit multiplies (vpmullq, about 15 cycles each on an Intel
+ * host).  Made ahead, the draws are independent, and a lane picks its own
+ * by the count it has taken. */
+#define AHEAD_MAX 9
+typedef struct {
+    vu draw[AHEAD_MAX];
+    vl taken;
+} ahead;
+
+LANES ahead ahead_of(const streams *st, int count)
+{
+    ahead d = {.taken = ALL(0)};
+    for (int j = 0; j < count; j++)
+        d.draw[j] = mix(st->s + (uint64_t)((uint64_t)(j + 1) * 0x9e3779b97f4a7c15ull));
+    return d;
+}
+
+/* The draw `k` after a lane's taken ones, where every lane has taken one of
+ * from, from + step, ..., to (constants, after inlining: a select each). */
+LANES vu ahead_at(const ahead *d, int from, int to, int step, int k)
+{
+    vu w = d->draw[from + k];
+    for (int t = from + step; t <= to; t += step)
+        w = (vu)pick(d->taken == t, (vl)d->draw[t + k], (vl)w);
+    return w;
+}
+
+/* next() from draws made ahead: the lanes of mask take the draw (each has
+ * taken from..to before it). */
+LANES vu ahead_next(ahead *d, vl mask, int from, int to)
+{
+    vu w = ahead_at(d, from, to, 1, 0);
+    d->taken -= mask;
+    return w;
+}
+
+/* The live lanes' streams stepped past the draws they took. */
+LANES void ahead_done(const ahead *d, streams *st) { st->s += (vu)(d->taken & st->live) * 0x9e3779b97f4a7c15ull; }
+
 /* rdna2_closed.c's field and flag: 16 bits at `at` scaled to [lo, hi]; one bit, as a mask. */
 LANES vl field(vu w, int at, vl lo, vl hi)
 {
@@ -391,45 +434,25 @@ LANES vu special_kind_bits(lane_format F, vl sign, vu w, vl kind)
     return (vu)((bit(sign) << (F.bits - 1)) | (biased << fb) | frac);
 }
 
-/* A round's draws, made ahead: draw[j] is the (j + 1)-th draw from the
- * round's start in every lane, and taken[] how many a lane has used.  A
- * source takes one draw or three by its first draw's coin, so the next
- * source's start depends on it; drawn one after another, each draw
- * waited on the coin before it (a chain of 64-bit multiplies). */
-#define SPECIAL_DRAWS 9
-typedef struct {
-    vu draw[SPECIAL_DRAWS];
-    vl taken;
-} ahead;
-
-/* The draw `k` after a lane's taken ones, where a lane has taken one of
- * `from`, from + 2, ..., to (steps of 2: each source takes one or three). */
-LANES vu draw_at(const ahead *d, int from, int to, int k)
-{
-    vu w = d->draw[from + k];
-    for (int t = from + 2; t <= to; t += 2)
-        w = (vu)pick(d->taken == t, (vl)d->draw[t + k], (vl)w);
-    return w;
-}
-
 /* One source for the lanes, source `index` of the round (its lanes have
- * taken index to 3 * index draws): its encoding, and whether it is
+ * taken index to 3 * index draws, in steps of two: a source takes one or
+ * three, by its first draw's coin): its encoding, and whether it is
  * special.  clamp: the normal values' exponent may be above F's range (an
  * f16 source of an f32 result's ties), and is clamped to it as
  * gen_value_with_exp does. */
 LANES vu special_source(lane_format F, bool clamp, int lo, int hi, ahead *d, int index, vl *hit)
 {
-    vu w = draw_at(d, index, 3 * index, 0);
+    vu w = ahead_at(d, index, 3 * index, 2, 0);
     vl pick_ = (vl)(((w >> 32) * 27) >> 32), sign = (vl)((w >> 31) & 1) != 0;
     vl special = pick_ < 18, kind = pick_ >> 1;
     vu sk = special_kind_bits(F, sign, w, kind);
     /* The others: gen_range(lo, hi) (gen_below's scaling), then the fraction. */
-    vu t = draw_at(d, index, 3 * index, 1);
+    vu t = ahead_at(d, index, 3 * index, 2, 1);
     vl target = lo + (vl)(((t >> 32) * (uint64_t)(hi - lo + 1)) >> 32);
     vl e = (target - (target >> 63)) >> 1;  /* C's target / 2: toward zero */
     if (clamp)
         e = min_l(e, ALL(F.emax));
-    vu f = draw_at(d, index, 3 * index, 2);
+    vu f = ahead_at(d, index, 3 * index, 2, 2);
     vu normal = value_bits(F, sign, e, f);
     d->taken += pick(special, ALL(1), ALL(3));
     *hit |= special & (kind < GEN_SPECIAL_KIND_FINITE);
@@ -456,9 +479,7 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
         for (size_t i = 0; i < m; i += LANES_N) {
             size_t lanes = m - i < LANES_N ? m - i : LANES_N;
             streams st = group_streams(state + i, lanes);
-            ahead d = {.taken = ALL(0)};
-            for (int j = 0; j < SPECIAL_DRAWS; j++)
-                d.draw[j] = mix(st.s + (uint64_t)((uint64_t)(j + 1) * 0x9e3779b97f4a7c15ull));
+            ahead d = ahead_of(&st, 9);  /* three sources, three draws at most each */
             vl hit = ALL(fixed_hit ? -1 : 0);
             vu out[3];
             /* Source by source in order, each format a constant where the entry's is
@@ -468,7 +489,7 @@ LANES void special_lanes(lane_formats FS, bool mixed, int lo, int hi, int fixed,
             out[0] = fixed == 0 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.a, mixed, lo, hi, &d, index++, &hit);
             out[1] = fixed == 1 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.b, mixed, lo, hi, &d, index++, &hit);
             out[2] = fixed == 2 ? (vu)ALL((int64_t)fixed_bits) : special_source(FS.c, mixed, lo, hi, &d, index++, &hit);
-            st.s += (vu)(d.taken & st.live) * 0x9e3779b97f4a7c15ull;
+            ahead_done(&d, &st);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 uint32_t k = now[i + j];
@@ -495,25 +516,28 @@ LANES void grid_attempt(lane_format F, streams *st, vu out[3], vl *done)
 {
     int h = F.emin - F.p, u = h + 1, a_lowest = F.emin - F.p + 1;
     vl live = st->live;
-    vl sticky_zero = flag(next(st, live), 63);
-    vu w = next(st, live & ~sticky_zero);
+    /* Eight draws at most, three of them by coins (ahead_next's ranges: the draws taken before). */
+    ahead d = ahead_of(st, 8);
+    vl sticky_zero = flag(ahead_next(&d, live, 0, 0), 63);
+    vu w = ahead_next(&d, live & ~sticky_zero, 1, 1);
     vl sticky = pick(sticky_zero, ALL(0), range_of(w, ALL(1), ALL(6)));
-    vl head_bits = range_of(next(st, live), ALL(0), F.p - sticky - 2);
+    vl head_bits = range_of(ahead_next(&d, live, 1, 2), ALL(0), F.p - sticky - 2);
     vl has_head = head_bits != 0, top = pick(has_head, head_bits - 1, ALL(0));
-    w = next(st, live & has_head);
+    w = ahead_next(&d, live & has_head, 2, 3);
     vl H = pick(has_head, (ALL(1) << top) | ((vl)w & ((ALL(1) << top) - 1)), ALL(0));
     vl A = (H << (sticky + 1)) | (ALL(1) << sticky);
     vl has_sticky = sticky != 0;
-    vl up = flag(next(st, live & has_sticky), 63);
+    vl up = flag(ahead_next(&d, live & has_sticky, 2, 4), 63);
     A = pick(has_sticky, pick(up, A + 1, A - 1), A);
     vl len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
     /* b's exponent range is never empty here (the scalar design gives up
      * where it is): hi = -1 - sticky, at least -7, and lo = emin, since A
      * has at most p bits. */
     vl hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
-    vl eb = range_of(next(st, live), lo, hi);
-    vl neg = flag(next(st, live), 63);
-    vu R = next(st, live) & (vu)frac_mask(F);
+    vl eb = range_of(ahead_next(&d, live, 2, 5), lo, hi);
+    vl neg = flag(ahead_next(&d, live, 3, 6), 63);
+    vu R = ahead_next(&d, live, 4, 7) & (vu)frac_mask(F);
+    ahead_done(&d, st);
     vd a = to_double(A) * pow2(h - sticky - eb), c = (to_double((vl)R) - to_double(H)) * pow2(ALL(u));
     vl ok_a, ok_b, ok_c;
     out[0] = double_bits(F, neg_where(neg, a), &ok_a);
