@@ -47,12 +47,11 @@ static inline uint64_t gen_next(gen_rng *r)
  * it (draw both, then step by how many were taken). */
 static inline uint64_t gen_peek(const gen_rng *r, unsigned ahead)
 {
-    gen_rng t = {r->s + ahead * 0x9e3779b97f4a7c15ull};
-    t.s -= 0x9e3779b97f4a7c15ull;
+    gen_rng t = {r->s + (ahead - 1) * 0x9e3779b97f4a7c15ull};
     return gen_next(&t);
 }
 static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a7c15ull; }
-/* gen_below and gen_coin of a draw already made. */
+/* gen_below of a draw already made. */
 static inline uint32_t gen_below_of(uint64_t draw, uint32_t n) { return (uint32_t)((draw >> 32) * n >> 32); }
 static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index)
 {

@@ -156,18 +156,18 @@ enum { RDNA2_DR_SCALAR, RDNA2_DR_YES, RDNA2_DR_NO };
 /* The verdicts of n lanes computed in vectors, each lane's rounding to
  * dest (rdna2_verdict_lanes.c): what rdna2_fast.c's scalar path makes of
  * it (final_step, then lane_classes), with the double-round class where
- * dr[t] is RDNA2_DR_YES (dr NULL: none; the caller adds what a scalar test
- * finds).  intermediate: a rounding a later one rounds again (the legacy
- * form's product), as final_step takes an intermediate step: its rounding's
- * own classes and cell, nothing at the result; the caller merges the later
- * rounding's verdict into it. */
-void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
-                         size_t n, isa_verdict *v);
+ * dr[t] is RDNA2_DR_YES (the caller adds what a scalar test finds where it
+ * is RDNA2_DR_SCALAR).  Each lane's rounding writes the result; a rounding
+ * a later one rounds again (the legacy form's product) is verdicted with
+ * that later one, rdna2_lane_verdict_pairs. */
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, size_t n,
+                         isa_verdict *v);
 /* Pairs of lanes' verdicts, merged as rdna2_fast.c's final_step merges
  * a later rounding's verdict into an earlier one's (classes and cells of
  * both, the first's tie exponent where it has one): a packed tuple's low
- * and high lanes, or the legacy form's product (first_intermediate) and
- * sum.  The second is never intermediate. */
+ * and high lanes, or the legacy form's product (first_intermediate: its
+ * rounding's own classes and cell, nothing at the result) and sum.  The
+ * second is never intermediate; a dr NULL answers RDNA2_DR_SCALAR. */
 void rdna2_lane_verdict_pairs(const fp_fma_lane *first, const uint8_t *dr_first, bool first_intermediate,
                               const fp_fma_lane *second, const uint8_t *dr_second, const fp_format *dest, size_t n,
                               isa_verdict *v);

@@ -1168,7 +1168,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             for (size_t t = 0; t < m; t++)
                 if ((fourth[t] & 1) & ((lanes[t].flags & FP_LANE_DONE) != 0) & (want[first + t] >> GEN_DOUBLE_ROUND))
                     dr[t] = scalar_double_round(&fp_f32, a[t], b[t], c[t], k[t]) ? RDNA2_DR_YES : RDNA2_DR_NO;
-        rdna2_lane_verdicts(lanes, dr, &fp_f32, false, m, v + first);
+        rdna2_lane_verdicts(lanes, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
@@ -1277,7 +1277,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
         if (lanes_per_tuple == 2)
             rdna2_lane_verdict_pairs(lanes[0], dr[0], false, lanes[1], dr[1], &fp_f16, m, v + first);
         else
-            rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, false, m, v + first);
+            rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;

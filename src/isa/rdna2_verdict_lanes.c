@@ -144,39 +144,41 @@ LANES void store(eight e, const v8i *second, size_t count, isa_verdict *out)
     }
 }
 
-/* The last n % 8 lanes of l and dr (dr NULL: `none`), padded with zeros
+/* Eight lanes' double-round answers where a rounding has none to give. */
+static const uint8_t none_dr[8] = {RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR,
+                                   RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR};
+
+/* The last n % 8 lanes of l and dr (dr NULL: none_dr), padded with zeros
  * to eight (the padding's verdicts are made, never written). */
-static void tail_of(const fp_fma_lane *l, const uint8_t *dr, const uint8_t *none, size_t whole, size_t n,
-                    fp_fma_lane *tail, uint8_t *tail_dr)
+static void tail_of(const fp_fma_lane *l, const uint8_t *dr, size_t whole, size_t n, fp_fma_lane *tail,
+                    uint8_t *tail_dr)
 {
     memset(tail, 0, 8 * sizeof *tail);
     memset(tail_dr, 0, 8);
     __builtin_memcpy(tail, l + whole, (n - whole) * sizeof *l);
-    __builtin_memcpy(tail_dr, dr ? dr + whole : none, n - whole);
+    __builtin_memcpy(tail_dr, dr ? dr + whole : none_dr, n - whole);
 }
 
-static const uint8_t none_dr[8] = {RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR,
-                                   RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR, RDNA2_DR_SCALAR};
-
-/* n lanes' verdicts, eight at a time.  dr NULL: every lane's double-round
- * answer is RDNA2_DR_SCALAR's (none). */
-LANES_ENTRY void verdict_lanes(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision,
-                               bool intermediate, size_t n, isa_verdict *v)
+/* n lanes' verdicts, eight at a time, each a rounding that writes the
+ * result (never an intermediate one: those come in pairs, below). */
+LANES_ENTRY void verdict_lanes(const fp_fma_lane *l, const uint8_t *dr, int emin, int emax, int precision, size_t n,
+                               isa_verdict *v)
 {
     size_t whole = n & ~(size_t)7;
     for (size_t t = 0; t < whole; t += 8)
-        store(eight_verdicts(l + t, dr ? dr + t : none_dr, emin, emax, precision, intermediate), NULL, 8, v + t);
+        store(eight_verdicts(l + t, dr + t, emin, emax, precision, false), NULL, 8, v + t);
     if (whole < n) {
         fp_fma_lane tail[8];
         uint8_t tail_dr[8];
-        tail_of(l, dr, none_dr, whole, n, tail, tail_dr);
-        store(eight_verdicts(tail, tail_dr, emin, emax, precision, intermediate), NULL, n - whole, v + whole);
+        tail_of(l, dr, whole, n, tail, tail_dr);
+        store(eight_verdicts(tail, tail_dr, emin, emax, precision, false), NULL, n - whole, v + whole);
     }
 }
 
 /* n pairs of lanes' verdicts, merged (merged(): the first's, the
  * second's merged in), eight pairs at a time: a packed tuple's low and
- * high lanes, or the legacy form's product (intermediate) and sum.  Two
+ * high lanes, or the legacy form's product (intermediate) and sum; dr1
+ * or dr2 NULL: none_dr's answers.  Two
  * passes and a merge a case were stores of each lane's verdict and loads
  * of them back. */
 LANES_ENTRY void verdict_pair_lanes(const fp_fma_lane *l1, const uint8_t *dr1, bool intermediate1,
@@ -192,8 +194,8 @@ LANES_ENTRY void verdict_pair_lanes(const fp_fma_lane *l1, const uint8_t *dr1, b
     if (whole < n) {
         fp_fma_lane tail1[8], tail2[8];
         uint8_t tail_dr1[8], tail_dr2[8];
-        tail_of(l1, dr1, none_dr, whole, n, tail1, tail_dr1);
-        tail_of(l2, dr2, none_dr, whole, n, tail2, tail_dr2);
+        tail_of(l1, dr1, whole, n, tail1, tail_dr1);
+        tail_of(l2, dr2, whole, n, tail2, tail_dr2);
         eight e1 = eight_verdicts(tail1, tail_dr1, emin, emax, precision, intermediate1);
         eight e2 = eight_verdicts(tail2, tail_dr2, emin, emax, precision, false);
         store(merged(e1, e2), &e2.cell, n - whole, v + whole);
@@ -208,8 +210,8 @@ void rdna2_lane_verdict_pairs(const fp_fma_lane *first, const uint8_t *dr_first,
                        (int)dest->precision, n, v);
 }
 
-void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, bool intermediate,
-                         size_t n, isa_verdict *v)
+void rdna2_lane_verdicts(const fp_fma_lane *lanes, const uint8_t *dr, const fp_format *dest, size_t n,
+                         isa_verdict *v)
 {
-    verdict_lanes(lanes, dr, dest->emin, dest->emax, (int)dest->precision, intermediate, n, v);
+    verdict_lanes(lanes, dr, dest->emin, dest->emax, (int)dest->precision, n, v);
 }
