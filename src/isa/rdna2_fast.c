@@ -1266,7 +1266,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL, sub);
             else
                 half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
-            fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
+            if (form == RDNA2_MIX16)  /* f32 sources too */
+                fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
+            else  /* every source an f16, rounded once: float lanes */
+                fp_fast_fma16_once_lanes(a[k], b[k], c[k], m, lanes[k]);
             mark_half_subnormals(lanes[k], sub, m);
             if (odd)
                 half_double_round_lanes(a[k], b[k], c[k], lanes[k], want + first, m, dr[k]);
