@@ -1,7 +1,7 @@
 /* fp_fast_fma16_once_lanes (float lanes) against fp_fast_fma_half_lanes
  * rounding to odd (double lanes, which fast-verdicts holds to the exact
- * model): every field of every lane the same, on f16 triples drawn to
- * reach each path: any bits (NaNs, infinities, zeros, subnormals), and
+ * model), its subnormal halves marked as its caller marks them: every
+ * field of every lane the same, on f16 triples drawn to reach each path: any bits (NaNs, infinities, zeros, subnormals), and
  * significands cut short, so that sums land exactly on ties and near them,
  * cancel to zero, overflow and go tiny.  Lane counts that are not a whole
  * vector exercise the padded tail.  Run in both lane builds (meson.build).
@@ -52,6 +52,10 @@ int main(void)
             fp_fast_f16_to_f32_array(h[i], f[i], m);
         fp_fast_fma16_once_lanes(f[0], f[1], f[2], m, once);
         fp_fast_fma_half_lanes(f[0], f[1], f[2], m, true, odd);
+        for (size_t t = 0; t < m; t++)  /* the double lanes' caller marks subnormal halves */
+            for (int i = 0; i < 3; i++)
+                if ((h[i][t] & 0x7c00) == 0 && (h[i][t] & 0x3ff) != 0)
+                    odd[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
         for (size_t t = 0; t < m; t++) {
             ties += (odd[t].flags & FP_LANE_TIE) != 0;
             nears += (odd[t].flags & FP_LANE_NEAR) != 0;

@@ -94,9 +94,10 @@ LANES h_rounded round_f16(hf S, hf E)
     return (h_rounded){bits, q, msb, flags};
 }
 
-/* f32 bit patterns of f16 values as floats, with which are a subnormal f32
- * (none, from halves; kept as the double lanes mark them) and which a zero,
- * an infinity or a NaN. */
+/* f32 bit patterns of f16 values as floats, with which are a subnormal
+ * half (2^-24 up to 2^-14, not included: f32 exponent fields 103-112; the
+ * double lanes leave that mark to their caller) and which a zero, an
+ * infinity or a NaN. */
 LANES hf h_load(const uint32_t *p, hl *subnormal, hl *special)
 {
     hf f;
@@ -104,7 +105,7 @@ LANES hf h_load(const uint32_t *p, hl *subnormal, hl *special)
     memcpy(&f, p, sizeof f);
     memcpy(&w, p, sizeof w);
     hl e = (w >> 23) & 0xff, nonzero = (w & 0x7fffffff) != 0;
-    *subnormal |= (e == 0) & nonzero;
+    *subnormal |= (e < 127 - 14) & nonzero;
     *special |= (e == 0xff) | ~nonzero;
     return f;
 }

@@ -1218,10 +1218,10 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
 
 /* The f16 and packed forms' sources of one lane, for tuples [first,
  * first + m): the halves select picks, after abs and negate, as f32 bit
- * patterns (F16C where present), and which tuples have a subnormal one.
- * Their rows read s0, s1, s2 from the first three words. */
+ * patterns (F16C where present).  Their rows read s0, s1, s2 from the
+ * first three words. */
 static void half_lane_sources(const isa_instance *in, const uint32_t *words, size_t first, size_t m, uint32_t select,
-                              uint32_t negate, uint32_t abs, uint32_t *a, uint32_t *b, uint32_t *c, bool *subnormal)
+                              uint32_t negate, uint32_t abs, uint32_t *a, uint32_t *b, uint32_t *c)
 {
     source_plan s;
     plan_sources(in, words, 0x8000u, abs, negate, &s);
@@ -1230,12 +1230,6 @@ static void half_lane_sources(const isa_instance *in, const uint32_t *words, siz
     tuple_words(words + first * in->op->n_in, in->op->n_in, m, w[0], w[1], w[2], NULL);
     for (int i = 0; i < 3; i++)
         halves_of(w[i], 16 * BIT(select, i), s.keep[i], s.flip[i], m, h[i]);
-    for (size_t t = 0; t < m; t++) {  /* no branch: the compiler makes vector code of it */
-        bool sub = false;
-        for (int i = 0; i < 3; i++)
-            sub |= ((h[i][t] & 0x7c00u) == 0) & ((h[i][t] & 0x3ffu) != 0);
-        subnormal[t] = sub;
-    }
     fp_fast_f16_to_f32_array(h[0], a, m);
     fp_fast_f16_to_f32_array(h[1], b, m);
     fp_fast_f16_to_f32_array(h[2], c, m);
@@ -1261,16 +1255,15 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
-            bool sub[VERDICT_BLOCK];
-            if (form == RDNA2_MIX16)
+            if (form == RDNA2_MIX16) {  /* f32 sources too */
+                bool sub[VERDICT_BLOCK];
                 mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL, sub);
-            else
-                half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k], sub);
-            if (form == RDNA2_MIX16)  /* f32 sources too */
                 fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
-            else  /* every source an f16, rounded once: float lanes */
+                mark_half_subnormals(lanes[k], sub, m);
+            } else {  /* every source an f16, rounded once: float lanes, which mark subnormal halves themselves */
+                half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
                 fp_fast_fma16_once_lanes(a[k], b[k], c[k], m, lanes[k]);
-            mark_half_subnormals(lanes[k], sub, m);
+            }
             if (odd)
                 half_double_round_lanes(a[k], b[k], c[k], lanes[k], want + first, m, dr[k]);
             else
