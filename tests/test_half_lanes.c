@@ -1,7 +1,7 @@
-/* fp_fast_fma16_once_lanes (float lanes) against fp_fast_fma_half_lanes
- * rounding to odd (double lanes, which fast-verdicts holds to the exact
- * model), its subnormal halves marked as its caller marks them: every
- * field of every lane the same, on f16 triples drawn to reach each path: any bits (NaNs, infinities, zeros, subnormals), and
+/* fp_fast_fma16_lanes (float lanes) against fp_fast_fma_half_lanes
+ * (double lanes, which fast-verdicts holds to the exact model), rounding to
+ * odd and to nearest at f32, the double lanes' subnormal halves marked as
+ * their caller marks them: every field of every lane the same, on f16 triples drawn to reach each path: any bits (NaNs, infinities, zeros, subnormals), and
  * significands cut short, so that sums land exactly on ties and near them,
  * cancel to zero, overflow and go tiny.  Lane counts that are not a whole
  * vector exercise the padded tail.  Run in both lane builds (meson.build).
@@ -41,7 +41,7 @@ int main(void)
     gen_rng r = gen_rng_for(7, 0, 0);
     static uint16_t h[3][BLOCK];
     static uint32_t f[3][BLOCK];
-    static fp_fma_lane once[BLOCK], odd[BLOCK];
+    static fp_fma_lane floats[BLOCK], doubles[BLOCK];
     for (unsigned long first = 0; first < cases; first += BLOCK) {
         size_t m = cases - first < BLOCK ? cases - first : BLOCK;
         m -= (first / BLOCK) % 7;  /* odd counts: the tails */
@@ -50,30 +50,32 @@ int main(void)
                 h[i][t] = draw_half(&r);
         for (int i = 0; i < 3; i++)
             fp_fast_f16_to_f32_array(h[i], f[i], m);
-        fp_fast_fma16_once_lanes(f[0], f[1], f[2], m, once);
-        fp_fast_fma_half_lanes(f[0], f[1], f[2], m, true, odd);
-        for (size_t t = 0; t < m; t++)  /* the double lanes' caller marks subnormal halves */
-            for (int i = 0; i < 3; i++)
-                if ((h[i][t] & 0x7c00) == 0 && (h[i][t] & 0x3ff) != 0)
-                    odd[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
-        for (size_t t = 0; t < m; t++) {
-            ties += (odd[t].flags & FP_LANE_TIE) != 0;
-            nears += (odd[t].flags & FP_LANE_NEAR) != 0;
-            if (!memcmp(&once[t], &odd[t], sizeof once[t]))
-                continue;
-            if (differ++ < 5)
-                CHECK(0,
-                      "%04x*%04x+%04x: float lanes bits %04x unit %d msb %d big %d flags %#x, "
-                      "double lanes %04x %d %d %d %#x",
-                      h[0][t], h[1][t], h[2][t], once[t].bits, once[t].ulp_exp, once[t].msb, once[t].big,
-                      once[t].flags, odd[t].bits, odd[t].ulp_exp, odd[t].msb, odd[t].big, odd[t].flags);
+        for (int odd = 0; odd < 2; odd++) {
+            fp_fast_fma16_lanes(f[0], f[1], f[2], m, odd, floats);
+            fp_fast_fma_half_lanes(f[0], f[1], f[2], m, odd, doubles);
+            for (size_t t = 0; t < m; t++) {
+                for (int i = 0; i < 3; i++)  /* the double lanes' caller marks subnormal halves */
+                    if ((h[i][t] & 0x7c00) == 0 && (h[i][t] & 0x3ff) != 0)
+                        doubles[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
+                ties += (doubles[t].flags & FP_LANE_TIE) != 0;
+                nears += (doubles[t].flags & FP_LANE_NEAR) != 0;
+                if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
+                    continue;
+                if (differ++ < 5)
+                    CHECK(0,
+                          "%04x*%04x+%04x (%s): float lanes bits %04x unit %d msb %d big %d flags %#x, "
+                          "double lanes %04x %d %d %d %#x",
+                          h[0][t], h[1][t], h[2][t], odd ? "to odd" : "to nearest", floats[t].bits,
+                          floats[t].ulp_exp, floats[t].msb, floats[t].big, floats[t].flags, doubles[t].bits,
+                          doubles[t].ulp_exp, doubles[t].msb, doubles[t].big, doubles[t].flags);
+            }
         }
     }
-    CHECK(differ == 0, "%lu of %lu lanes differ", differ, cases);
+    CHECK(differ == 0, "%lu of %lu lanes differ (each rounded both ways)", differ, 2 * cases);
     /* The draws reach the paths that matter (about one in forty a tie). */
     CHECK(ties > cases / 50 && nears > cases / 1000, "only %lu ties and %lu near ties in %lu lanes", ties, nears,
           cases);
-    printf("%lu lanes, %lu ties, %lu near ties, %s lanes\n", cases, ties, nears,
+    printf("%lu triples rounded both ways, %lu ties, %lu near ties, %s lanes\n", cases, ties, nears,
            fp_lanes_wide() ? "wide" : "narrow");
     return check_report("half-lanes");
 }

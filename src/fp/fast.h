@@ -153,11 +153,12 @@ void fp_fast_fma32_scaled_lanes(const uint32_t *a, const uint32_t *b, const uint
  * and its f32 value overflows or is zero. */
 void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                             fp_fma_lane *out);
-/* The same rounding to odd (round_f16(a*b + c) once) where a, b and c are
- * f16 values (their f32 bit patterns), in lanes of float, twice as many a
- * vector: every lane done, every field as fp_fast_fma_half_lanes reports it,
- * and a lane with a subnormal half marked FP_LANE_SUBNORMAL_SOURCE here. */
-void fp_fast_fma16_once_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
+/* The same where a, b and c are f16 values (their f32 bit patterns), in
+ * lanes of float, twice as many a vector: every lane done, every field as
+ * fp_fast_fma_half_lanes reports it, and a lane with a subnormal half
+ * marked FP_LANE_SUBNORMAL_SOURCE here. */
+void fp_fast_fma16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                         fp_fma_lane *out);
 /* The legacy multiply-add: round_f32(flush(round_f32(a*b)) + c) of the
  * flushed sources, both roundings reported (an exact zero, infinite or NaN
  * product or sum unrounded, as vector_fused reports its sum), every lane
@@ -187,10 +188,10 @@ void fp_fast_fma_half_lanes_narrow(const uint32_t *a, const uint32_t *b, const u
                                    fp_fma_lane *out);
 void fp_fast_fma_half_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                                  fp_fma_lane *out);
-void fp_fast_fma16_once_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                     fp_fma_lane *out);
-void fp_fast_fma16_once_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                   fp_fma_lane *out);
+void fp_fast_fma16_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                                fp_fma_lane *out);
+void fp_fast_fma16_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                              fp_fma_lane *out);
 void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
                                 fp_fma_lane *product, fp_fma_lane *sum);
 void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,

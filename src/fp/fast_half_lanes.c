@@ -1,16 +1,18 @@
-/* The f16 multiply-add rounded once, round_f16(a*b + c) with a, b, c f16
- * values, in float lanes: twice as many lanes a vector as the double lanes
+/* The f16 multiply-add round_f16(round_f32(a*b + c)) with a, b, c f16
+ * values, the f32 rounding to odd (one rounding to f16 in effect) or to
+ * nearest, in float lanes: twice as many lanes a vector as the double lanes
  * of fast_fma_lanes.c (sixteen where the CPU has AVX-512), reporting the
- * same fields, bit for bit, as fp_fast_fma_half_lanes rounding to odd.
- * V_FMA_F16, V_FMAC_F16 and the packed forms take every source as an f16,
- * and their verdicts were a third of a packed case's time in double lanes.
+ * same fields, bit for bit, as fp_fast_fma_half_lanes.  V_FMA_F16,
+ * V_FMAC_F16 and the packed forms take every source as an f16, and their
+ * verdicts were a third of a packed case's time in double lanes.
  *
  * Why float is exact here (doc/fast-host.md, "f16 sources in float"):
  * - a product of two f16 values has at most 22 significant bits and lies
  *   within 2^-48..2^32, so it is an f32, exactly, normal;
  * - TwoSum of that product and c (an f16, 2^-24 or more) gives S + E, the
  *   exact sum, with no overflow, and every nonzero S or E a normal f32
- *   (each is a multiple of 2^-48);
+ *   (each is a multiple of 2^-48); S itself is the sum rounded to nearest
+ *   f32, the first rounding of the nearest path;
  * - the destination unit u = 2^q has q >= -24, and |S| / u < 2^12: the
  *   truncation by the 2^23 trick, t * u and the remainder |S| - t * u are
  *   exact, as fast_fma_lanes.c's round_to argues with 2^52.
@@ -52,15 +54,22 @@ typedef struct {
     hl bits, q, msb, flags;  /* flags: FP_LANE_* but DONE */
 } h_rounded;
 
-/* round_to(S, &E, 11, -14, 15, far, nearest) of fast_fma_lanes.c: the exact
- * sum S + E (S nonzero and finite) to f16, to nearest even; its lowest bit
- * lies far below f16's unit, so a lane near a tie always has 8 bits dropped. */
+/* The exponent of the leading bit of H + L (H > 0, |L| at most half an ulp
+ * of H): H's, or one below where H is a power of two and L negative. */
+LANES hl leading_exp(hf H, hf L) { return h_dexp(H) + ((((hl)H & H_MANT) == 0) & (L < 0)); }
+
+/* round_to(S, &E, 11, -14, 15, bit0, nearest) of fast_fma_lanes.c: the
+ * exact value S + E (S nonzero and finite) to f16, to nearest even.  Its
+ * lowest bit lies 13 or more places under f16's unit wherever bit0 comes
+ * from (a sum of f16 values rounded to odd at f32, or an f32 value: 23
+ * places under its leading bit, f16's unit 10 or more), so a lane near a
+ * tie always has 8 bits dropped. */
 LANES h_rounded round_f16(hf S, hf E)
 {
     hl sign = (hl)S & H_SIGN;
     hf H = (hf)((hl)S & ~H_SIGN);
     hf L = (hf)((hl)E ^ sign);  /* E as seen from |S| */
-    hl msb = h_dexp(H) + ((((hl)H & H_MANT) == 0) & (L < 0));
+    hl msb = leading_exp(H, L);
     hl tiny = msb < -14;
     hl e = h_pick(tiny, H_ALL(-14), msb);
     hl q = e - 10;
@@ -144,11 +153,12 @@ LANES void h_store(hl bits, hl q_msb, hl big_flags, fp_fma_lane *out)
     memcpy(p + 2 * sizeof o0, &o2, sizeof o2);
 }
 
-/* HALF_N lanes: vector_to_half's odd path of fast_fma_lanes.c, in float.
- * A sum that is an exact zero (signed as the hardware's), an infinity or a
- * NaN (the default NaN `nan`) is not rounded; its lane rounds 1 in its
- * place, as there, so that its unit and leading-bit fields agree too. */
-LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, int32_t nan, fp_fma_lane *out)
+/* HALF_N lanes: vector_to_half of fast_fma_lanes.c, in float.  A sum that
+ * is an exact zero (signed as the hardware's), an infinity or a NaN (the
+ * default NaN `nan`) is not rounded; its lane rounds 1 in its place, as
+ * there, so that its unit and leading-bit fields agree too. */
+LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, int32_t nan,
+                      fp_fma_lane *out)
 {
     hl sub = H_ALL(0), special = H_ALL(0);
     hf A = h_load(a, &sub, &special), B = h_load(b, &sub, &special), C = h_load(c, &sub, &special);
@@ -157,13 +167,22 @@ LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, i
     hf E = (P - (S - bb)) + (C - bb);  /* TwoSum */
     hl zero = S == 0, is_nan = S != S, is_inf = ((hl)S & ~H_SIGN) == 0x7f800000;
     hl other = zero | is_nan | is_inf;
-    h_rounded r = round_f16(h_pickf(other, (hf){0} + 1.0f, S), h_pickf(other, (hf){0}, E));
+    hf S1 = h_pickf(other, (hf){0} + 1.0f, S), E1 = h_pickf(other, (hf){0}, E);
+    h_rounded r;
+    if (odd) {
+        r = round_f16(S1, E1);
+    } else {
+        /* S is the sum rounded to nearest f32, exactly; the leading bit
+         * reported stays the exact sum's, as the odd path's. */
+        r = round_f16(S1, (hf){0});
+        r.msb = leading_exp((hf)((hl)S1 & ~H_SIGN), (hf)((hl)E1 ^ ((hl)S1 & H_SIGN)));
+    }
     hl sign = (hl)S & H_SIGN, sign_flag = h_bit(sign != 0) * FP_LANE_SIGN;
     hl fsign = (sign >> 16) & 0x8000;
     hl bits = h_pick(zero, fsign, h_pick(is_inf, fsign | 0x7c00, h_pick(is_nan, H_ALL(nan), r.bits)));
     hl flags = h_pick(zero, H_ALL(FP_LANE_ZERO) | sign_flag | h_bit(P != 0) * FP_LANE_CANCELLED,
                       h_pick(is_inf, H_ALL(FP_LANE_INF) | sign_flag, h_pick(is_nan, H_ALL(FP_LANE_NAN), r.flags)));
-    /* Done: the f32 value of an f16 sum never overflows (msb <= 127). */
+    /* Done: the f32 value of an f16 sum never overflows (msb <= 127) and is zero only where the sum is. */
     flags |= h_bit(sub) * FP_LANE_SUBNORMAL_SOURCE | h_bit(special) * FP_LANE_SPECIAL_SOURCE | FP_LANE_DONE;
     hl ep = h_dexp((hf)((hl)P & ~H_SIGN)), ec = h_dexp((hf)((hl)C & ~H_SIGN));
     hl big = h_pick(ec > ep, ec, ep);
@@ -172,12 +191,13 @@ LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, i
 
 #define ENTRY LANES_ENTRY
 
-ENTRY void f16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+/* f16_lanes with `odd` a constant of each call. */
+LANES void f16_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
 {
     int32_t nan = (int32_t)fp_default_nan(&fp_f16);
     size_t i = 0;
     for (; i + HALF_N <= n; i += HALF_N)
-        vector_f16(a + i, b + i, c + i, nan, out + i);
+        vector_f16(a + i, b + i, c + i, odd, nan, out + i);
     if (i < n) {
         /* The last lanes padded with 1.0 to a whole vector. */
         uint32_t pa[HALF_N], pb[HALF_N], pc[HALF_N];
@@ -187,20 +207,29 @@ ENTRY void f16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, si
             pb[j] = i + j < n ? b[i + j] : 0x3f800000u;
             pc[j] = i + j < n ? c[i + j] : 0x3f800000u;
         }
-        vector_f16(pa, pb, pc, nan, po);
+        vector_f16(pa, pb, pc, odd, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }
 
-void LANES_API(fp_fast_fma16_once_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                         fp_fma_lane *out)
+ENTRY void f16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
 {
-    f16_lanes(a, b, c, n, out);
+    if (odd)
+        f16_loop(a, b, c, n, true, out);
+    else
+        f16_loop(a, b, c, n, false, out);
+}
+
+void LANES_API(fp_fast_fma16_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                                    fp_fma_lane *out)
+{
+    f16_lanes(a, b, c, n, odd, out);
 }
 
 #ifndef LANES_WIDE
-void fp_fast_fma16_once_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+void fp_fast_fma16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
+                         fp_fma_lane *out)
 {
-    LANES_PICK(fp_fast_fma16_once_lanes)(a, b, c, n, out);
+    LANES_PICK(fp_fast_fma16_lanes)(a, b, c, n, odd, out);
 }
 #endif

@@ -1080,9 +1080,9 @@ static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint3
  * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
  * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
  * lane the nearest rounding leaves (an f32 value that overflows or is
- * zero) stays RDNA2_DR_SCALAR. */
-static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *once,
-                                    const uint32_t *want, size_t m, uint8_t *dr)
+ * zero) stays RDNA2_DR_SCALAR.  `halves`: every source an f16 (float lanes). */
+static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool halves,
+                                    const fp_fma_lane *once, const uint32_t *want, size_t m, uint8_t *dr)
 {
     uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
@@ -1090,7 +1090,9 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
     for (size_t j = 0; j < k; j++)
         pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
     fp_fma_lane twice[VERDICT_BLOCK];
-    if (k)
+    if (k && halves)
+        fp_fast_fma16_lanes(pa, pb, pc, k, false, twice);
+    else if (k)
         fp_fast_fma_half_lanes(pa, pb, pc, k, false, twice);
     double_round_answers(twice, once, at, k, dr);
 }
@@ -1262,10 +1264,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 mark_half_subnormals(lanes[k], sub, m);
             } else {  /* every source an f16, rounded once: float lanes, which mark subnormal halves themselves */
                 half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
-                fp_fast_fma16_once_lanes(a[k], b[k], c[k], m, lanes[k]);
+                fp_fast_fma16_lanes(a[k], b[k], c[k], m, true, lanes[k]);
             }
             if (odd)
-                half_double_round_lanes(a[k], b[k], c[k], lanes[k], want + first, m, dr[k]);
+                half_double_round_lanes(a[k], b[k], c[k], form != RDNA2_MIX16, lanes[k], want + first, m, dr[k]);
             else
                 memset(dr[k], RDNA2_DR_SCALAR, m);
         }
