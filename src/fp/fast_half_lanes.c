@@ -2,7 +2,8 @@
  * values, the f32 rounding to odd (one rounding to f16 in effect) or to
  * nearest, in float lanes: twice as many lanes a vector as the double lanes
  * of fast_fma_lanes.c (sixteen where the CPU has AVX-512), reporting the
- * same fields, bit for bit, as fp_fast_fma_half_lanes.  V_FMA_F16,
+ * same fields, bit for bit, as fp_fast_fma_half_lanes with its caller's
+ * mark of subnormal halves (made here).  V_FMA_F16,
  * V_FMAC_F16 and the packed forms take every source as an f16, and their
  * verdicts were a third of a packed case's time in double lanes.
  *
@@ -134,13 +135,15 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "h_store packs fields 
 #define H_MIX1B 0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15
 #define H_MIX2A 10, 11, 27, 11, 12, 28, 12, 13, 29, 13, 14, 30, 14, 15, 31, 15
 #define H_MIX2B 26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31
-#else
+#elif HALF_N == 8
 #define H_MIX0A 0, 8, 0, 1, 9, 1, 2, 10
 #define H_MIX0B 0, 1, 8, 3, 4, 9, 6, 7
 #define H_MIX1A 2, 3, 11, 3, 4, 12, 4, 5
 #define H_MIX1B 10, 1, 2, 11, 4, 5, 12, 7
 #define H_MIX2A 13, 5, 6, 14, 6, 7, 15, 7
 #define H_MIX2B 0, 13, 2, 3, 14, 5, 6, 15
+#else
+#error "h_store has shuffle tables for 8 and 16 lanes only"
 #endif
 LANES void h_store(hl bits, hl q_msb, hl big_flags, fp_fma_lane *out)
 {

@@ -995,7 +995,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 /* ---- verdicts, many tuples: in vectors ----
  *
  * fp_fast_fma32_lanes (every lane of the fused f32 forms),
- * fp_fast_fma_half_lanes (the f16 forms, all but a few lanes) and
+ * fp_fast_fma16_lanes (every lane of V_FMA_F16, V_FMAC_F16 and the packed
+ * forms, whose sources are all f16), fp_fast_fma_half_lanes (the MIX f16
+ * forms, all but a few lanes) and
  * fp_fast_mad32_lanes (every lane of the legacy forms) round in vectors and
  * report what round_to would; the verdict is then what fused(), to_half()
  * or mad() and lane_classes() make of it (fp_fast_fma32_scaled_lanes:
