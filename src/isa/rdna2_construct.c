@@ -899,6 +899,7 @@ typedef struct {
 
 typedef struct {
     int n;
+    bool whole;  /* six puts, each source's word written whole by its two (lane 0's, then lane 1's) */
     half_put put[6];
 } packed_plan;
 
@@ -917,10 +918,23 @@ static void packed_plan_for(const isa_instance *in, packed_plan *pp)
             pp->put[pp->n++] = (half_put){(int8_t)lane, (int8_t)i, (int8_t)in->op->src[i], (int8_t)h,
                                           BIT(neg[lane], i) ? 0x8000u : 0};
         }
+    const int *src = in->op->src;
+    pp->whole = pp->n == 6 && src[0] != src[1] && src[0] != src[2] && src[1] != src[2];
 }
 
 static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_t *w)
 {
+    if (pp->whole) {
+        /* Both halves of each word (the default op_sel: lane 0 low, lane 1
+         * high): the word written at once, not a half at a time over its
+         * drawn bits, which the two halves replace either way. */
+        for (int k = 0; k < 3; k++) {
+            const half_put *a = &pp->put[k], *b = &pp->put[k + 3];
+            w[a->word] = (uint32_t)((v[a->lane][a->src] ^ a->flip) & 0xffffu) << (16 * a->hi) |
+                         (uint32_t)((v[b->lane][b->src] ^ b->flip) & 0xffffu) << (16 * b->hi);
+        }
+        return;
+    }
     for (int k = 0; k < pp->n; k++)
         put_half(&w[pp->put[k].word], (uint16_t)(v[pp->put[k].lane][pp->put[k].src] ^ pp->put[k].flip), pp->put[k].hi);
 }
