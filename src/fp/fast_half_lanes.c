@@ -3,9 +3,9 @@
  * nearest, in float lanes: twice as many lanes a vector as the double lanes
  * of fast_fma_lanes.c (sixteen where the CPU has AVX-512), reporting the
  * same fields, bit for bit, as fp_fast_fma_half_lanes with its caller's
- * mark of subnormal halves (made here).  V_FMA_F16,
- * V_FMAC_F16 and the packed forms take every source as an f16, and their
- * verdicts were a third of a packed case's time in double lanes.
+ * mark of subnormal halves (made here).  V_FMA_F16, V_FMAC_F16 and the
+ * packed forms take every source as an f16, and their verdicts were a
+ * third of a packed case's time in double lanes.
  *
  * Why float is exact here (doc/fast-host.md, "f16 sources in float"):
  * - a product of two f16 values has at most 22 significant bits and lies
@@ -60,11 +60,11 @@ typedef struct {
 LANES hl leading_exp(hf H, hf L) { return h_dexp(H) + ((((hl)H & H_MANT) == 0) & (L < 0)); }
 
 /* round_to(S, &E, 11, -14, 15, bit0, nearest) of fast_fma_lanes.c: the
- * exact value S + E (S nonzero and finite) to f16, to nearest even.  Its
- * lowest bit lies 13 or more places under f16's unit wherever bit0 comes
- * from (a sum of f16 values rounded to odd at f32, or an f32 value: 23
- * places under its leading bit, f16's unit 10 or more), so a lane near a
- * tie always has 8 bits dropped. */
+ * exact value S + E (S nonzero and finite) to f16, to nearest even.  What
+ * is rounded stands for an f32 value (the sum rounded to odd at f32, whose
+ * f16 rounding is the exact sum's, or S, the sum rounded to nearest), whose
+ * lowest bit, 23 places under its leading one, lies 13 or more places under
+ * f16's unit: the test bit0 feeds there, 8 bits dropped, always holds. */
 LANES h_rounded round_f16(hf S, hf E)
 {
     hl sign = (hl)S & H_SIGN;

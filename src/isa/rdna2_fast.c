@@ -1239,6 +1239,24 @@ static void half_lane_sources(const isa_instance *in, const uint32_t *words, siz
     fp_fast_f16_to_f32_array(h[2], c, m);
 }
 
+/* The outputs of tuples [first, first + m) of V_FMA_F16, V_FMAC_F16 and
+ * the packed forms without clamp or omod, from their float lanes: every
+ * lane done and every wanted double-round test answered there, so nothing
+ * is left to the scalar path and the loops are the outputs alone. */
+static void plain_half_outputs(const isa_instance *in, const uint32_t *words, size_t first, size_t m,
+                               const fp_fma_lane *lo, const fp_fma_lane *hi, uint32_t *out)
+{
+    const isa_op *op = in->op;
+    if (op->form == RDNA2_PK16) {
+        for (size_t t = 0; t < m; t++)
+            out[first + t] = lo[t].bits | hi[t].bits << 16;
+        return;
+    }
+    bool high = BIT(in->ctrl[CTRL_OP_SEL], 3);
+    for (size_t t = 0; t < m; t++)
+        out[first + t] = rdna2_put_half(words[(first + t) * op->n_in + op->n_in - 1], lo[t].bits, high);
+}
+
 /* The forms that round to f16 through f32 (to_half): V_FMA_F16 and
  * V_FMAC_F16, the MIX f16 forms, and the packed forms (two lanes a tuple,
  * low then high, as fast_one takes them). */
@@ -1278,6 +1296,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
             rdna2_lane_verdict_pairs(lanes[0], dr[0], false, lanes[1], dr[1], &fp_f16, m, v + first);
         else
             rdna2_lane_verdicts(lanes[0], dr[0], &fp_f16, m, v + first);
+        if (form != RDNA2_MIX16 && !post) {
+            plain_half_outputs(in, words, first, m, lanes[0], lanes[1], out);
+            continue;
+        }
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
             const uint32_t *w = words + i * op->n_in;
