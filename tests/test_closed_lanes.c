@@ -2,7 +2,7 @@
  * the scalar ones (rdna2_closed_design), which they must equal bit for bit:
  * the same values, the same success, and each case's stream left at the
  * same state.  Every lane the designs cover (f32 and f16, fused and f32
- * unfused; f32 with the literal K as b, for Ks of every shape below; every
+ * unfused; f32 with the literal K as b, and as c, for Ks of every shape below; every
  * mix of f32 and f16 sources and result, fused, as the MIX forms make), each
  * covered class, every combination of the signs abs and neg can force, and
  * cases gathered out of order in counts that do not fill the last four
@@ -40,7 +40,7 @@ static unsigned long compare(const rdna2_lane *lane, gen_class c, size_t n, uint
             CHECK(0, "%s %s %s -> %s%s K %llx class %d signs %d %d %d, case %u: ok %d/%d, v %llx %llx %llx / %llx %llx %llx",
                   lane->fmt[0]->name, lane->fmt[1]->name, lane->fmt[2]->name, lane->dest->name,
                   lane->unfused ? " unfused" : "",
-                  lane->fixed == 1 ? (unsigned long long)lane->fixed_bits : 0ull, (int)c, lane->forced_sign[0],
+                  lane->fixed >= 1 ? (unsigned long long)lane->fixed_bits : 0ull, (int)c, lane->forced_sign[0],
                   lane->forced_sign[1], lane->forced_sign[2], which[k], scalar_ok[k],
                   lane_ok[k], (unsigned long long)scalar_v[k][0], (unsigned long long)scalar_v[k][1],
                   (unsigned long long)scalar_v[k][2], (unsigned long long)lane_v[k][0],
@@ -101,6 +101,18 @@ int main(void)
             compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
                                       .fixed = 1, .fixed_bits = ks[ki]},
                          n / 4 | 3, &differ, &k_combos, &k_failed, &k_total);
+    /* The same Ks as c (V_FMAAK_F32, V_MADAK_F32): every class of the five,
+     * fused and unfused (double-round for every K: the product, not K, is
+     * inexact).  Some Ks leave a class few sums in reach (a tiny K's ties
+     * need a product of its size, which the legacy forms flush): the cases
+     * without a design are counted apart, and must match the scalar design's
+     * as every other case does. */
+    unsigned long kc_combos = 0, kc_failed = 0, kc_total = 0;
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int unfused = 0; unfused < 2; unfused++)
+            compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
+                                      .fixed = 2, .fixed_bits = ks[ki]},
+                         n / 4 | 3, &differ, &kc_combos, &kc_failed, &kc_total);
     /* Sources and result of f32 and f16 mixed, fused (the MIX forms): each
      * mix takes tie and cancel at least (overflow where the product reaches
      * the result's top, near-tie an f16 c of an f16 result, double-round a
@@ -125,8 +137,12 @@ int main(void)
     /* Some attempts fail (an addend the format cannot hold), but few cases run out of attempts. */
     CHECK(failed * 1000 < total, "%lu of %lu cases without a design", failed, total);
     CHECK(k_failed * 1000 < k_total, "with K: %lu of %lu cases without a design", k_failed, k_total);
+    CHECK(kc_combos == sizeof ks / sizeof ks[0] * 2 * 5 * 27, "%lu combinations with K as c", kc_combos);
+    CHECK(kc_failed * 20 < kc_total, "K as c: %lu of %lu cases without a design", kc_failed, kc_total);
     printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
-           "%lu without a design; mixed formats: %lu combinations, %lu cases, %lu without a design; %lu differ\n",
-           combos, total, failed, k_combos, k_total, k_failed, mix_combos, mix_total, mix_failed, differ);
+           "%lu without a design; K as c: %lu combinations, %lu cases, %lu without a design; mixed formats: %lu "
+           "combinations, %lu cases, %lu without a design; %lu differ\n",
+           combos, total, failed, k_combos, k_total, k_failed, kc_combos, kc_total, kc_failed, mix_combos, mix_total,
+           mix_failed, differ);
     return check_report("closed-lanes");
 }

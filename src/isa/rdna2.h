@@ -83,7 +83,8 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
 /* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
  * cancel, overflow and double-round to f32: lanes whose sources
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
- * legacy forms), with no literal or a finite normal K as b.  v[]: the three
+ * legacy forms), with no literal or a finite normal K as b; and f32 lanes
+ * with a finite normal K as c (a design of its own).  v[]: the three
  * values after modifiers.  False when eight attempts fail.
  * rdna2_closed_mask: the classes rdna2_closed_covers takes, for .closed. */
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
@@ -95,7 +96,7 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
 bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
 /* The lanes and classes the vector twin takes (below): all of those
  * in s->closed (f32 and f16 in any mix) with no literal, and with K as b
- * where the lane is f32 throughout. */
+ * or as c where the lane is f32 throughout. */
 bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 /* rdna2_closed_design for n cases at once (rdna2_closed_lanes.c), on a lane
  * rdna2_closed_lanes_cover takes: case k draws from rng[which[k]] and writes

@@ -8,7 +8,7 @@
  * cases still without a design after an attempt are packed into whole
  * vectors again for the next; a case that fails eight attempts is left
  * where its stream stopped, for the caller's fallback.  tests/test_closed_lanes.c holds the two to each
- * other on every class, format, form and forced sign, and with Ks as b.
+ * other on every class, format, form and forced sign, and with Ks as b and as c.
  *
  * Why it is faster: a block's cases of one class share every constant
  * (format, class, forced signs), so the branches of the scalar design
@@ -32,11 +32,20 @@ typedef struct {
     lane_format a, b, c, d;
 } lane_formats;
 
+/* The two formats the lanes take.  Initializers, not objects, so that clang
+ * takes them in static ones (C's constant expressions do not include a const
+ * object's value). */
+#define F32_FORMAT {24, -126, 127, 127, 32}
+#define F16_FORMAT {11, -14, 15, 15, 16}
+static const lane_format F32 = F32_FORMAT, F16 = F16_FORMAT;
+static const lane_formats ALL_F32 = {F32_FORMAT, F32_FORMAT, F32_FORMAT, F32_FORMAT},
+                          ALL_F16 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F16_FORMAT};
+
 /* What an instance's lane fixes for every attempt (rdna2_closed_design's
  * reading of its rdna2_lane): the product's binades, the factor negated with
- * c where abs forces c's sign, and the literal K where it is b (whether it
- * is, a constant of each entry point: a branch on it cost the lanes without
- * K 1.6% more instructions a case). */
+ * c where abs forces c's sign, and the literal K where it is b or c (where
+ * it is, a constant of each entry point: a branch on it cost the lanes
+ * without K 1.6% more instructions a case). */
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
@@ -334,6 +343,135 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
     *done = ok;
 }
 
+/* ---- K as c (V_FMAAK_F32, V_MADAK_F32): rdna2_closed.c's k_addend_design,
+ * f32 throughout.  The sum's value is aimed from |K| (k_sum_value), y = v - K
+ * is the product that gets there, and k_split makes it a times b. */
+
+/* rdna2_closed.c's k_tie_value, by magnitude, from |K| = ak; the tie's
+ * fourth draw (a tie some binades up) from the live lanes of that shape. */
+LANES vd k_tie_values(vd ak, gen_class c, vu d0, vu d1, vu d2, streams *st)
+{
+    lane_format F = F32;
+    vl msb = dexp(ak), u = unit_exp(F, msb);
+    vd t = ak + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
+    vd v = t + pow2(unit_exp(F, dexp(t)) - 1);
+    if (c == GEN_NEAR_TIE) {
+        vl low = dlsb(ak);
+        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2)));
+        vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
+        return pickd(flag(d1, 48), v - off, v + off);
+    }
+    vl shape = (vl)((d0 >> 59) & 7);
+    /* Cancel K's head (shapes 0-2): y is a power of two. */
+    vl top = dlsb(ak) + F.p;
+    vd head = pickd(shape == 0, ak - pow2(top + 1), ak + pow2(top));
+    /* A tie some binades above K (shape 7). */
+    vl up_shape = shape == 7;
+    vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
+    vu d3 = next(st, st->live & up_shape);
+    vd up_tie = to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
+    return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
+}
+
+/* rdna2_closed.c's k_sum_value: |v| the class aims the sum at. */
+LANES vd k_sum_values(vd ak, gen_class c, vu d0, vu d1, vu d2, streams *st)
+{
+    lane_format F = F32;
+    switch (c) {
+    case GEN_CANCEL:
+        return ZERO_D;
+    case GEN_OVERFLOW: {
+        /* The midpoint to infinity, or (a fourth draw) a tie in the top binade. */
+        vl u = ALL(F.emax - F.p + 1), midpoint = flag(d1, 49);
+        vu d3 = next(st, st->live & ~midpoint);
+        vd top_tie = to_double((vl)significand(F, d3)) * pow2(u) + pow2(u - 1);
+        return pickd(midpoint, pow2(ALL(F.emax + 1)) - pow2(u - 1), top_tie);
+    }
+    case GEN_DOUBLE_ROUND:  /* a tie for the product rounded to f32 (k_split) */
+        return k_tie_values(ak, GEN_TIE, d0, d1, d2, st);
+    default:
+        return k_tie_values(ak, c, d0, d1, d2, st);
+    }
+}
+
+/* f32 encodings (in 64-bit lanes) as doubles, any of them (the hardware's widening). */
+LANES vd f32_value(vu bits)
+{
+    vw w = __builtin_convertvector(bits, vw);
+    vf f;
+    __builtin_memcpy(&f, &w, sizeof f);
+    return widen_f32(f);
+}
+
+/* A double's value rounded to f32 by the hardware, back in double. */
+LANES vd to_f32(vd x) { return widen_f32(__builtin_convertvector(x, vf)); }
+
+/* rdna2_closed.c's k_split: y as a times b in out[0], out[1]; the lanes where no f32 b makes it. */
+LANES vl k_splits(bool unfused, gen_class c, vd y, vu d0, vu d2, vu out[2])
+{
+    if (c == GEN_DOUBLE_ROUND) {
+        /* An inexact product that rounds to y: a near 1, b = y / a rounded,
+         * then b one ulp back toward y where a*b fell half an ulp or more off. */
+        vd a = 1.0 + to_double((vl)(d0 & (vu)frac_mask(F32))) * 0x1p-23;
+        vu b = f32_bits(__builtin_convertvector(y / a, vf));
+        vd p = a * f32_value(b);
+        vl off = to_f32(p) != y;
+        vu step = (vu)pick(dabs(p) > dabs(y), ALL(0xffffffff), ALL(1));
+        b = (vu)pick(off, (vl)((b + step) & 0xffffffffu), (vl)b);
+        p = a * f32_value(b);
+        out[0] = f32_bits(__builtin_convertvector(a, vf));
+        out[1] = b;
+        vl fail = (to_f32(p) != y) | (p == y);
+        if (unfused)  /* the legacy forms flush a subnormal b */
+            fail |= dabs(f32_value(b)) < 0x1p-126;
+        return fail;
+    }
+    /* a = +-2^e, normal; b = y / a, exact where y's 24 bits fit. */
+    vl my = dexp(dabs(y));
+    vl e = max_l(my - F32.emax, min_l(my - F32.emin, field(d2, 0, ALL(-8), ALL(8))));
+    vl a_negative = flag(d0, 62);
+    out[0] = (vu)((a_negative & ((int64_t)1 << 31)) | ((e + F32.bias) << 23));
+    vl ok;
+    out[1] = double_bits(F32, neg_where(a_negative, y * pow2(-e)), &ok);
+    return ~ok;
+}
+
+/* One attempt of k_addend_design for the live lanes: where it succeeds,
+ * out[] gets a, b and K, and *done the lane.  The overflow class takes its
+ * first attempt always: where y misses, a product in the top two binades. */
+LANES void k_addend_attempt(bool unfused, const int forced[3], gen_class c, const closed_params *P, streams *st,
+                            vu out[3], vl *done)
+{
+    vd k = (vd){0} + P->k, ak = dabs(k);
+    vu d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
+    vd av = k_sum_values(ak, c, d0, d1, d2, st);
+    /* y = v - K, exact (its TwoSum error zero), nonzero, of 24 significant
+     * bits at most; an f32 where the product is rounded first. */
+    vd sv = P->k < 0 ? -av : av, y = sv - k, bb = y - sv;
+    vd err = (sv - (y - bb)) + (-k - bb);
+    vd ay = dabs(y);
+    vl fits = (err == 0) & (y != 0) & (dexp(ay) - dlsb(ay) + 1 <= F32.p);
+    if (unfused || c == GEN_DOUBLE_ROUND) {
+        vl is_f32;
+        double_bits(F32, y, &is_f32);
+        fits &= is_f32;
+    }
+    if (unfused)
+        fits &= ay >= 0x1p-126;
+    vu ab[2];
+    vl split_failed = k_splits(unfused, c, y, d0, d2, ab);
+    vl ok = fits & ~split_failed;
+    out[0] = ab[0], out[1] = ab[1], out[2] = (vu)ALL((int64_t)P->k_bits);
+    if (c == GEN_OVERFLOW) {
+        products pr = pick_products(ALL_F32, false, false, forced, P, field(d1, 0, ALL(F32.emax - 1), ALL(F32.emax)),
+                                    ALL(0), 2, d0, d1, d2);
+        out[0] = (vu)pick(ok, (vl)out[0], (vl)pr.a);
+        out[1] = (vu)pick(ok, (vl)out[1], (vl)pr.b);
+        ok = ALL(-1);
+    }
+    *done = ok & st->live;
+}
+
 /* The states of the cases now[0..m) (case which[now[i]]'s in state[i];
  * now NULL: which[i]'s), zeros after them to a whole vector, for each
  * group to read in one load.  Not case by case into a vector: scalar
@@ -369,7 +507,7 @@ LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcp
 /* Up to eight attempts per case, as rdna2_closed_design makes them; each
  * round packs the cases still without a design into whole vectors (k: the
  * case's position in which[] and v[]). */
-LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
+LANES void closed_lanes(lane_formats FS, bool mixed, int fixed, bool unfused, const int forced[3], gen_class c,
                         const closed_params *P, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                         bool *ok)
 {
@@ -390,7 +528,10 @@ LANES void closed_lanes(lane_formats FS, bool mixed, bool k_is_b, bool unfused, 
             streams st = group_streams(state + i, lanes);
             vu out[3];
             vl done;
-            attempt(FS, mixed, k_is_b, unfused, forced, c, P, &st, out, &done);
+            if (fixed == 2)
+                k_addend_attempt(unfused, forced, c, P, &st, out, &done);
+            else
+                attempt(FS, mixed, fixed == 1, unfused, forced, c, P, &st, out, &done);
             ungroup_streams(&st, state + i);
             for (size_t j = 0; j < lanes; j++) {
                 /* No branch on whether it is done (where attempts fail,
@@ -631,14 +772,6 @@ LANES void single_attempts(int design, lane_formats FS, const int forced[3], int
     scatter_states(rng, which, NULL, n, state);
 }
 
-/* Initializers, not objects, so that clang takes them in static ones (C's
- * constant expressions do not include a const object's value). */
-#define F32_FORMAT {24, -126, 127, 127, 32}
-#define F16_FORMAT {11, -14, 15, 15, 16}
-static const lane_format F32 = F32_FORMAT, F16 = F16_FORMAT;
-static const lane_formats ALL_F32 = {F32_FORMAT, F32_FORMAT, F32_FORMAT, F32_FORMAT},
-                          ALL_F16 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F16_FORMAT};
-
 /* The source the literal K is (-1: none) is a constant of each entry point:
  * read at run time, it cost the lanes without K 2.6 instructions a case
  * (callgrind of tests/gen_count, v_fma_f32). */
@@ -699,20 +832,27 @@ void LANES_API(rdna2_special_lanes)(const rdna2_lane *s, int tie_lo, int tie_hi,
 LANES_ENTRY void closed_f32(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(ALL_F32, false, false, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F32, false, -1, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 /* K as b (V_FMAMK_F32, V_MADMK_F32). */
 LANES_ENTRY void closed_f32_k(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                               const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(ALL_F32, false, true, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F32, false, 1, unfused, forced, c, P, rng, which, n, v, ok);
+}
+
+/* K as c (V_FMAAK_F32, V_MADAK_F32). */
+LANES_ENTRY void closed_f32_kc(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
+                               const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    closed_lanes(ALL_F32, false, 2, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 LANES_ENTRY void closed_f16(bool unfused, const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                             const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(ALL_F16, false, false, unfused, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(ALL_F16, false, -1, unfused, forced, c, P, rng, which, n, v, ok);
 }
 
 /* Sources and result of f32 and f16 mixed (the MIX forms under op_sel_hi),
@@ -721,7 +861,7 @@ LANES_ENTRY void closed_f16(bool unfused, const int forced[3], gen_class c, cons
 LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_class c, const closed_params *P,
                               gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    closed_lanes(*FS, true, false, false, forced, c, P, rng, which, n, v, ok);
+    closed_lanes(*FS, true, -1, false, forced, c, P, rng, which, n, v, ok);
 }
 
 /* The formats: constants where the sources share f32 or f16, read at run time where they mix. */
@@ -787,7 +927,7 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)
                 P.flip = i;
-    if (s->fixed == 1) {
+    if (s->fixed >= 1) {  /* K as b or c */
         P.k_bits = s->fixed_bits;
         P.k = fp_fast_f32_to_double((uint32_t)s->fixed_bits);
         double ak = P.k < 0 ? -P.k : P.k;
@@ -811,7 +951,9 @@ void LANES_API(rdna2_closed_lanes)(const rdna2_lane *s, gen_class c, gen_rng *rn
                             lane_format_of(d)};
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
-        if (s->fixed == 1)  /* rdna2_closed_lanes_cover: f32 throughout */
+        if (s->fixed == 2)  /* rdna2_closed_lanes_cover: f32 throughout */
+            closed_f32_kc(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
+        else if (s->fixed == 1)  /* likewise */
             closed_f32_k(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else if (!uniform)  /* rdna2_closed_covers: fused */
             closed_mixed(&FS, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
