@@ -1267,6 +1267,10 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     rdna2_form form = (rdna2_form)op->form;
     int lanes_per_tuple = form == RDNA2_PK16 ? 2 : 1;
     bool odd = form != RDNA2_MIX16 || rdna2_mix_rounds_once(in);
+    /* Every source an f16: the float lanes.  A MIX form's where op_sel_hi
+     * makes all three halves (its default): v_fma_mixlo_f16's pipeline
+     * 20.6 to 23.8 M cases/s (bench_rdna2, doc/fast-host.md). */
+    bool halves = form != RDNA2_MIX16 || rdna2_mix_all_half(in);
     uint32_t sel[2] = {in->ctrl[CTRL_OP_SEL], form == RDNA2_PK16 ? rdna2_pk_hi_select(in) : 0};
     uint32_t neg[2] = {form == RDNA2_PK16 ? in->ctrl[CTRL_NEG_LO] : in->ctrl[CTRL_NEG], in->ctrl[CTRL_NEG_HI]};
     uint32_t abs = form == RDNA2_FMA16 ? in->ctrl[CTRL_ABS] : 0;
@@ -1277,17 +1281,21 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
-            if (form == RDNA2_MIX16) {  /* f32 sources too */
+            if (form == RDNA2_MIX16 && !halves) {  /* f32 sources too */
                 bool sub[VERDICT_BLOCK];
                 mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL, sub);
                 fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
                 mark_half_subnormals(lanes[k], sub, m);
-            } else {  /* every source an f16, rounded once: float lanes, which mark subnormal halves themselves */
-                half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
-                fp_fast_fma16_lanes(a[k], b[k], c[k], m, true, lanes[k]);
+            } else {  /* every source an f16: float lanes, which mark subnormal halves themselves */
+                if (form == RDNA2_MIX16)
+                    mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL,
+                                      NULL);
+                else
+                    half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
+                fp_fast_fma16_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
             }
             if (odd)
-                half_double_round_lanes(a[k], b[k], c[k], form != RDNA2_MIX16, lanes[k], want + first, m, dr[k]);
+                half_double_round_lanes(a[k], b[k], c[k], halves, lanes[k], want + first, m, dr[k]);
             else
                 memset(dr[k], RDNA2_DR_SCALAR, m);
         }
