@@ -170,8 +170,11 @@ void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
 /* Whether round_f32(round_f32(a*b) + c) is a tie (the kit's tie flag of
  * the second rounding; the product rounded to nearest f32, subnormals
  * kept), as tie[i] 1 or 0, for n triples of f32 bit patterns: the
- * double-round test's other rounding, without the rest of its report. */
-void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie);
+ * double-round test's other rounding, without the rest of its report.
+ * k, where not NULL: a*b and c each scaled by 2^k[i] first (|k| <= 64:
+ * exact), as fp_fast_fma32_scaled_lanes scales the sum. */
+void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                                   uint8_t *tie);
 
 /* Whether the host runs the lane calls' wide build (fp/lanes.h: eight
  * lanes, x86-64-v4): where it has AVX-512, unless the environment's
@@ -196,10 +199,10 @@ void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint
                                 fp_fma_lane *product, fp_fma_lane *sum);
 void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                               fp_fma_lane *sum);
-void fp_fast_product_sum_tie_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                          uint8_t *tie);
-void fp_fast_product_sum_tie_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                        uint8_t *tie);
+void fp_fast_product_sum_tie_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                          const int32_t *k, size_t n, uint8_t *tie);
+void fp_fast_product_sum_tie_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,
+                                        size_t n, uint8_t *tie);
 
 /* The lanes a fast step leaves to a slower one (fp/marked_lanes.c): of the
  * first m lanes, those whose byte in mark is 1 (the others 0; no other

@@ -316,12 +316,22 @@ LANES void vector_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *
  * subnormals kept: the environment check at start), then vector_fused's
  * rounding of its sum with c, of which only the tie is made (the compiler
  * drops the rest).  A sum that is an exact zero, an infinity or a NaN is
- * no tie. */
-LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint8_t *tie)
+ * no tie.  k, where not NULL: a*b and c scaled by 2^k first (exact, as in
+ * vector_fused), as V_DIV_FMAS scales its sum. */
+LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,
+                                  uint8_t *tie)
 {
     vl sub = ALL(0), special = ALL(0);
     vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
-    vd P = widen_f32(__builtin_convertvector(A * B, vf)), E;
+    vd exact = A * B, E;
+    if (k) {
+        vi kk;
+        memcpy(&kk, k, sizeof kk);
+        vd scale = (vd)((widen_mask(kk) + 1023) << 52);
+        exact *= scale;
+        C *= scale;
+    }
+    vd P = widen_f32(__builtin_convertvector(exact, vf));
     vd S = two_sum(P, C, &E);
     vl other = not_rounded(S);
     /* As 0/1 first: `t[i] != 0` on the mask stopped GCC 12's LTO with an internal error. */
@@ -404,16 +414,20 @@ ENTRY void half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, s
         half_loop(a, b, c, n, false, out);
 }
 
-ENTRY void product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie)
+ENTRY void product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                                  uint8_t *tie)
 {
     size_t i = 0;
     for (; i + LANES_N <= n; i += LANES_N)
-        vector_product_sum_tie(a + i, b + i, c + i, tie + i);
+        vector_product_sum_tie(a + i, b + i, c + i, k ? k + i : NULL, tie + i);
     if (i < n) {
         uint32_t pa[LANES_N], pb[LANES_N], pc[LANES_N];
+        int32_t pk[LANES_N] = {0};
         uint8_t pt[LANES_N];
         pad(a + i, b + i, c + i, n - i, pa, pb, pc);
-        vector_product_sum_tie(pa, pb, pc, pt);
+        if (k)
+            memcpy(pk, k + i, (n - i) * sizeof *k);
+        vector_product_sum_tie(pa, pb, pc, k ? pk : NULL, pt);
         memcpy(tie + i, pt, n - i);
     }
 }
@@ -444,10 +458,10 @@ void LANES_API(fp_fast_fma_half_lanes)(const uint32_t *a, const uint32_t *b, con
     half_lanes(a, b, c, n, odd, out);
 }
 
-void LANES_API(fp_fast_product_sum_tie_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
-                                              uint8_t *tie)
+void LANES_API(fp_fast_product_sum_tie_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                              const int32_t *k, size_t n, uint8_t *tie)
 {
-    product_sum_tie_lanes(a, b, c, n, tie);
+    product_sum_tie_lanes(a, b, c, k, n, tie);
 }
 
 #ifndef LANES_WIDE
@@ -497,8 +511,9 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
     LANES_PICK(fp_fast_fma_half_lanes)(a, b, c, n, odd, out);
 }
 
-void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *tie)
+void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
+                                   uint8_t *tie)
 {
-    LANES_PICK(fp_fast_product_sum_tie_lanes)(a, b, c, n, tie);
+    LANES_PICK(fp_fast_product_sum_tie_lanes)(a, b, c, k, n, tie);
 }
 #endif

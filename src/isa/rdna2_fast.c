@@ -1006,13 +1006,10 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 #define VERDICT_BLOCK 256
 
 /* lane_double_round of a lane computed in vectors (a, b, c its sources as f32
- * bit patterns; the sum scaled by 2^k, exactly, for V_DIV_FMAS with VCC
- * set), out of line: lanes answer it for most cases that ask. */
-static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c,
-                                                          int k)
+ * bit patterns), out of line: lanes answer it for most cases that ask. */
+static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
 {
-    double scale = fp_pow2(k);
-    lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b) * scale, .addend = f32_value(c) * scale};
+    lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
     return lane_double_round(&sum);
 }
 
@@ -1021,7 +1018,7 @@ static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest,
 static inline void scalar_double_round_class(isa_verdict *v, const fp_format *dest, uint32_t a, uint32_t b,
                                              uint32_t c, uint32_t want, int dr)
 {
-    if (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c, 0)) {
+    if (dr == RDNA2_DR_SCALAR && (want & (1u << GEN_DOUBLE_ROUND)) && scalar_double_round(dest, a, b, c)) {
         v->classes |= 1u << GEN_DOUBLE_ROUND;
         v->at_result |= 1u << GEN_DOUBLE_ROUND;
     }
@@ -1061,18 +1058,24 @@ static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lan
 
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
  * lanes: the product rounded to f32 (one hardware rounding of an exact
- * double product), plus c, is a tie, and the fused sum (fused[t]) is not. */
-static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const fp_fma_lane *fused,
-                               const uint32_t *want, size_t m, uint8_t *dr)
+ * double product), plus c, is a tie, and the fused sum (fused[t]) is not.
+ * scale, where not NULL: lane t's product and c scaled by 2^scale[t] first,
+ * as V_DIV_FMAS with VCC set scales its sum (scalar_double_round's k). */
+static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *scale,
+                               const fp_fma_lane *fused, const uint32_t *want, size_t m, uint8_t *dr)
 {
     uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
+    int32_t pk[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
     size_t k = double_round_wanted(fused, want, m, dr, at);
     for (size_t j = 0; j < k; j++)
         pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
+    if (scale)
+        for (size_t j = 0; j < k; j++)
+            pk[j] = scale[at[j]];
     uint8_t tie[VERDICT_BLOCK];
     if (k)
-        fp_fast_product_sum_tie_lanes(pa, pb, pc, k, tie);
+        fp_fast_product_sum_tie_lanes(pa, pb, pc, scale ? pk : NULL, k, tie);
     for (size_t j = 0; j < k; j++)
         dr[at[j]] = tie[j] && !(fused[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
 }
@@ -1121,7 +1124,7 @@ static void mad_double_round_lanes(const uint32_t *a, const uint32_t *b, const u
     fp_fma_lane fused[VERDICT_BLOCK];
     uint8_t packed[VERDICT_BLOCK];
     fp_fast_fma32_lanes(fa, fb, fc, k, fused);
-    double_round_lanes(fa, fb, fc, fused, asked, k, packed);
+    double_round_lanes(fa, fb, fc, NULL, fused, asked, k, packed);
     for (size_t j = 0; j < k; j++)
         dr[at[j]] = packed[j];
 }
@@ -1139,12 +1142,11 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
     bool scaled = div_fmas && in->param[PARAM_DIV_FMAS_ORDER] == 0;
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
-    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK], fourth[VERDICT_BLOCK], dr_want[VERDICT_BLOCK];
+    uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK], fourth[VERDICT_BLOCK];
     int32_t k[VERDICT_BLOCK];
     fp_fma_lane lanes[VERDICT_BLOCK];
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
-        const uint32_t *lane_want = want + first;
         bool half_subnormal[VERDICT_BLOCK];
         if (mix)
             mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a, b, c}, NULL, half_subnormal);
@@ -1152,14 +1154,12 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             for (size_t t = 0; t < m; t++)
                 fourth[t] = words[(first + t) * op->n_in + 3];
         if (scaled) {
-            /* k per lane (0 where VCC is clear); the double-round test of
-             * the lanes, below, wants unscaled sums: VCC lanes get their own. */
+            /* k per lane (0 where VCC is clear): the fused lanes and the
+             * double-round test's other rounding both scale by it. */
             for (size_t t = 0; t < m; t++) {  /* masks, not branches: VCC is a coin's outcome */
                 uint32_t set = -(fourth[t] & 1);
                 k[t] = (int32_t)(set & (uint32_t)rdna2_div_fmas_scale(in, c[t]));  /* abs and neg leave S2's exponent */
-                dr_want[t] = want[first + t] & ~(set & (1u << GEN_DOUBLE_ROUND));
             }
-            lane_want = dr_want;
             fp_fast_fma32_scaled_lanes(a, b, c, k, m, lanes);
         } else {
             fp_fast_fma32_lanes(a, b, c, m, lanes);
@@ -1167,11 +1167,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         if (mix)
             mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
-        double_round_lanes(a, b, c, lanes, lane_want, m, dr);
-        if (scaled)  /* VCC lanes: the double-round test of the scaled sum, where asked (one branch, on the three) */
-            for (size_t t = 0; t < m; t++)
-                if ((fourth[t] & 1) & ((lanes[t].flags & FP_LANE_DONE) != 0) & (want[first + t] >> GEN_DOUBLE_ROUND))
-                    dr[t] = scalar_double_round(&fp_f32, a[t], b[t], c[t], k[t]) ? RDNA2_DR_YES : RDNA2_DR_NO;
+        double_round_lanes(a, b, c, scaled ? k : NULL, lanes, want + first, m, dr);
         rdna2_lane_verdicts(lanes, dr, &fp_f32, m, v + first);
         for (size_t t = 0; t < m; t++) {
             size_t i = first + t;
