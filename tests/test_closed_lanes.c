@@ -138,7 +138,8 @@ int main(void)
     CHECK(failed * 1000 < total, "%lu of %lu cases without a design", failed, total);
     CHECK(k_failed * 1000 < k_total, "with K: %lu of %lu cases without a design", k_failed, k_total);
     CHECK(kc_combos == sizeof ks / sizeof ks[0] * 2 * 5 * 27, "%lu combinations with K as c", kc_combos);
-    CHECK(kc_failed * 20 < kc_total, "K as c: %lu of %lu cases without a design", kc_failed, kc_total);
+    /* 115,647 of 5,408,100 (2.1%) at 8,000 cases: the scalar design's own misses, mostly the legacy forms' tiny Ks. */
+    CHECK(kc_failed * 100 < 3 * kc_total, "K as c: %lu of %lu cases without a design", kc_failed, kc_total);
     printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
            "%lu without a design; K as c: %lu combinations, %lu cases, %lu without a design; mixed formats: %lu "
            "combinations, %lu cases, %lu without a design; %lu differ\n",

@@ -3,8 +3,10 @@
  * when its class is wanted (the double-round one) never meets the cases of
  * other classes there: an exact tie, for which both roundings of the
  * double-round test are ties.  Here every floating-point op with a fast
- * path builds cases of each of its classes (default controls, and every
- * eighth block with controls fuzzed) and has isa_eval_fast_many and
+ * path builds cases of each of its classes (default controls; every
+ * eighth block with controls fuzzed, and every eighth with the op's model
+ * parameters drawn: the MIX forms' rounding, V_DIV_FMAS's scale and order,
+ * omod's, each of which picks its own fast path) and has isa_eval_fast_many and
  * isa_eval_exact judge them with all classes wanted: the outputs and
  * verdicts must be the same.
  * TIEFUZZ_VERDICT_CASES sets the cases per op and class (default 4,096). */
@@ -16,6 +18,17 @@
 #include "isa/classify.h"
 
 enum { BLOCK = 256 };
+
+/* Each model parameter of the op a random legal value (as selftest draws them). */
+static void random_params(isa_instance *in, gen_rng *r)
+{
+    for (int p = 0; p < PARAM_COUNT; p++) {
+        if (!(in->op->params & (1u << p)))
+            continue;
+        const isa_param_desc *d = &isa_params[p];
+        in->param[p] = d->integer ? gen_range(r, d->lo, d->hi) : (int32_t)gen_below(r, d->count);
+    }
+}
 
 static unsigned long compare_block(const isa_instance *in, const uint32_t *words, size_t m)
 {
@@ -61,6 +74,8 @@ int main(void)
                 gen_rng r = gen_rng_for(7, (uint64_t)k << 8 | (uint64_t)c, first);
                 if ((first / BLOCK) % 8 == 7)
                     isa_random_controls(&in, &r);
+                if ((first / BLOCK) % 8 == 3)
+                    random_params(&in, &r);
                 gen_rng rng[BLOCK];
                 gen_class cls[BLOCK];
                 for (size_t t = 0; t < m; t++) {

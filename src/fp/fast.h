@@ -176,6 +176,12 @@ void fp_fast_mad32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c
 void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,
                                    uint8_t *tie);
 
+/* The double-round test of a fused f32 multiply-add, whole: yes[i] 1 where
+ * round_f32(round_f32(a*b) + c) is a tie and round_f32(a*b + c) is not
+ * (the two ties as fp_fast_product_sum_tie_lanes and fp_fast_fma32_lanes
+ * report them), else 0, for n triples of f32 bit patterns. */
+void fp_fast_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *yes);
+
 /* Whether the host runs the lane calls' wide build (fp/lanes.h: eight
  * lanes, x86-64-v4): where it has AVX-512, unless the environment's
  * TIEFUZZ_LANES is "narrow".  The calls above choose by it; each one's two
@@ -199,6 +205,9 @@ void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint
                                 fp_fma_lane *product, fp_fma_lane *sum);
 void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,
                               fp_fma_lane *sum);
+void fp_fast_double_round_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                       uint8_t *yes);
+void fp_fast_double_round_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *yes);
 void fp_fast_product_sum_tie_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c,
                                           const int32_t *k, size_t n, uint8_t *tie);
 void fp_fast_product_sum_tie_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,

@@ -340,6 +340,27 @@ LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const ui
         tie[i] = (uint8_t)t[i];
 }
 
+/* Whether round_f32(round_f32(a*b) + c) is a tie and round_f32(a*b + c)
+ * is not, as a byte a lane (1 or 0): the double-round test of the fused
+ * f32 sum, both roundings' ties made as vector_fused and
+ * vector_product_sum_tie make them (the compiler drops the rest of each
+ * report), in one pass over the sources. */
+LANES void vector_double_round(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint8_t *yes)
+{
+    vl sub = ALL(0), special = ALL(0);
+    vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
+    vd exact = A * B, E_fused, E_twice;
+    vd S = two_sum(exact, C, &E_fused);
+    vl fused_other = not_rounded(S);
+    vl fused_tie = round_sum_f32(S, E_fused, fused_other, false).tie & ~fused_other;
+    vd T = two_sum(widen_f32(__builtin_convertvector(exact, vf)), C, &E_twice);
+    vl twice_other = not_rounded(T);
+    vl twice_tie = round_sum_f32(T, E_twice, twice_other, false).tie & ~twice_other;
+    vl y = bit(twice_tie & ~fused_tie);
+    for (int i = 0; i < LANES_N; i++)
+        yes[i] = (uint8_t)y[i];
+}
+
 #define ENTRY LANES_ENTRY
 
 /* The last m < LANES_N lanes of a, b, c, padded with 1.0 to a whole vector. */
@@ -432,6 +453,20 @@ ENTRY void product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const uin
     }
 }
 
+ENTRY void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *yes)
+{
+    size_t i = 0;
+    for (; i + LANES_N <= n; i += LANES_N)
+        vector_double_round(a + i, b + i, c + i, yes + i);
+    if (i < n) {
+        uint32_t pa[LANES_N], pb[LANES_N], pc[LANES_N];
+        uint8_t py[LANES_N];
+        pad(a + i, b + i, c + i, n - i, pa, pb, pc);
+        vector_double_round(pa, pb, pc, py);
+        memcpy(yes + i, py, n - i);
+    }
+}
+
 /* The exported calls: this build's (LANES_API), and in the narrow build,
  * the plain names, which go to the wide build where the host has AVX-512. */
 void LANES_API(fp_fast_fma32_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
@@ -462,6 +497,12 @@ void LANES_API(fp_fast_product_sum_tie_lanes)(const uint32_t *a, const uint32_t 
                                               const int32_t *k, size_t n, uint8_t *tie)
 {
     product_sum_tie_lanes(a, b, c, k, n, tie);
+}
+
+void LANES_API(fp_fast_double_round_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                           uint8_t *yes)
+{
+    double_round_lanes(a, b, c, n, yes);
 }
 
 #ifndef LANES_WIDE
@@ -515,5 +556,10 @@ void fp_fast_product_sum_tie_lanes(const uint32_t *a, const uint32_t *b, const u
                                    uint8_t *tie)
 {
     LANES_PICK(fp_fast_product_sum_tie_lanes)(a, b, c, k, n, tie);
+}
+
+void fp_fast_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, uint8_t *yes)
+{
+    LANES_PICK(fp_fast_double_round_lanes)(a, b, c, n, yes);
 }
 #endif

@@ -4,8 +4,9 @@
  * of fast_fma_lanes.c (sixteen where the CPU has AVX-512), reporting the
  * same fields, bit for bit, as fp_fast_fma_half_lanes with its caller's
  * mark of subnormal halves (made here).  V_FMA_F16, V_FMAC_F16 and the
- * packed forms take every source as an f16, and their verdicts were a
- * third of a packed case's time in double lanes.
+ * packed forms take every source as an f16 (and the MIX f16 forms where
+ * op_sel_hi makes all three halves), and their verdicts were a third of a
+ * packed case's time in double lanes.
  *
  * Why float is exact here (doc/fast-host.md, "f16 sources in float"):
  * - a product of two f16 values has at most 22 significant bits and lies

@@ -162,7 +162,7 @@ bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c)
 {
     /* rdna2_closed_covers has taken only f32 and f16, fused where they mix;
      * the lanes' K, as b or as c, is f32 throughout. */
-    return ((s->closed >> c) & 1) && (s->fixed < 0 || all_f32(s));
+    return ((s->closed >> c) & 1) && (s->fixed < 0 || ((s->fixed == 1 || s->fixed == 2) && all_f32(s)));
 }
 
 /* A normal value with leading-bit exponent e and significand m (hidden bit included). */

@@ -463,6 +463,7 @@ LANES void k_addend_attempt(bool unfused, const int forced[3], gen_class c, cons
     vl ok = fits & ~split_failed;
     out[0] = ab[0], out[1] = ab[1], out[2] = (vu)ALL((int64_t)P->k_bits);
     if (c == GEN_OVERFLOW) {
+        /* pick_product with no short significands (short_bits 0: the budget, 2, is not read). */
         products pr = pick_products(ALL_F32, false, false, forced, P, field(d1, 0, ALL(F32.emax - 1), ALL(F32.emax)),
                                     ALL(0), 2, d0, d1, d2);
         out[0] = (vu)pick(ok, (vl)out[0], (vl)pr.a);

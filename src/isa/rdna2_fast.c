@@ -996,8 +996,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  *
  * fp_fast_fma32_lanes (every lane of the fused f32 forms),
  * fp_fast_fma16_lanes (every lane of V_FMA_F16, V_FMAC_F16 and the packed
- * forms, whose sources are all f16), fp_fast_fma_half_lanes (the MIX f16
- * forms, all but a few lanes) and
+ * forms, whose sources are all f16, and of the MIX f16 forms where op_sel_hi
+ * makes all three sources halves), fp_fast_fma_half_lanes (the MIX f16
+ * forms with an f32 source, all but a few lanes) and
  * fp_fast_mad32_lanes (every lane of the legacy forms) round in vectors and
  * report what round_to would; the verdict is then what fused(), to_half()
  * or mad() and lane_classes() make of it (fp_fast_fma32_scaled_lanes:
@@ -1006,7 +1007,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 #define VERDICT_BLOCK 256
 
 /* lane_double_round of a lane computed in vectors (a, b, c its sources as f32
- * bit patterns), out of line: lanes answer it for most cases that ask. */
+ * bit patterns, unscaled), out of line: the lanes answer every done lane of
+ * the f32 forms (V_DIV_FMAS's scaled ones too), and the f16 forms' lanes
+ * whose sum rounds to nearest at f32 come here. */
 static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
 {
     lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
@@ -1060,7 +1063,8 @@ static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lan
  * lanes: the product rounded to f32 (one hardware rounding of an exact
  * double product), plus c, is a tie, and the fused sum (fused[t]) is not.
  * scale, where not NULL: lane t's product and c scaled by 2^scale[t] first,
- * as V_DIV_FMAS with VCC set scales its sum (scalar_double_round's k). */
+ * as V_DIV_FMAS with VCC set scales its sum (rdna2_div_fmas_scale's k, as
+ * div_fmas() scales them for lane_double_round). */
 static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *scale,
                                const fp_fma_lane *fused, const uint32_t *want, size_t m, uint8_t *dr)
 {
@@ -1104,29 +1108,28 @@ static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const 
 
 /* lane_double_round for the legacy form's lanes whose cases ask for it,
  * of its sources flushed (as the form takes them): the lanes of those
- * cases packed, their fused sums, and double_round_lanes of those. */
+ * cases packed, and both roundings' ties of each in one pass
+ * (fp_fast_double_round_lanes). */
 static void mad_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *want,
                                    size_t m, uint8_t *dr)
 {
-    uint32_t fa[VERDICT_BLOCK], fb[VERDICT_BLOCK], fc[VERDICT_BLOCK], asked[VERDICT_BLOCK];
+    uint32_t fa[VERDICT_BLOCK], fb[VERDICT_BLOCK], fc[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
     size_t k = 0;
     for (size_t t = 0; t < m; t++) {
         dr[t] = RDNA2_DR_SCALAR;
         if (want[t] & (1u << GEN_DOUBLE_ROUND)) {
-            at[k] = (uint16_t)t, asked[k] = 1u << GEN_DOUBLE_ROUND;
+            at[k] = (uint16_t)t;
             fa[k] = flush_f32(a[t]), fb[k] = flush_f32(b[t]), fc[k] = flush_f32(c[t]);
             k++;
         }
     }
     if (!k)
         return;
-    fp_fma_lane fused[VERDICT_BLOCK];
-    uint8_t packed[VERDICT_BLOCK];
-    fp_fast_fma32_lanes(fa, fb, fc, k, fused);
-    double_round_lanes(fa, fb, fc, NULL, fused, asked, k, packed);
+    uint8_t yes[VERDICT_BLOCK];
+    fp_fast_double_round_lanes(fa, fb, fc, k, yes);
     for (size_t j = 0; j < k; j++)
-        dr[at[j]] = packed[j];
+        dr[at[j]] = yes[j] ? RDNA2_DR_YES : RDNA2_DR_NO;
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
@@ -1178,6 +1181,9 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 fast_one(in, w, out + i * op->n_out, &v[i], want[i]);
                 continue;
             }
+            /* dr[t] is never RDNA2_DR_SCALAR here (done lanes are answered in
+             * lanes), so the unscaled scalar test below is never reached for
+             * a scaled V_DIV_FMAS lane. */
             scalar_double_round_class(&v[i], &fp_f32, a[t], b[t], c[t], want[i], dr[t]);
             out[i] = s.post ? (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits))
                             : lanes[t].bits;
