@@ -193,6 +193,20 @@ LANES void unrounded_sums(rounded *r, vd S, vd P, int sign_at, int64_t inf, int6
                     pick(is_inf, ALL(FP_LANE_INF) | sign_flag, pick(is_nan, ALL(FP_LANE_NAN), r->flags)));
 }
 
+/* *P and *C scaled by 2^k[i] lane by lane, exactly, where k is not NULL:
+ * (a*b + c) * 2^k as V_DIV_FMAS scales it (|k| <= 64: 2^-362 and 2^320
+ * are the extremes, both normal doubles). */
+LANES void scale_lanes(const int32_t *k, vd *P, vd *C)
+{
+    if (!k)
+        return;
+    vi kk;
+    memcpy(&kk, k, sizeof kk);
+    vd scale = (vd)((widen_mask(kk) + 1023) << 52);
+    *P *= scale;
+    *C *= scale;
+}
+
 /* Every lane: the double arithmetic is the scalar path's (xval_sum), so a
  * sum that is not finite and nonzero is what it gives too: a NaN (the
  * kit's default NaN, unsigned), an infinity, or an exact zero (signed as
@@ -205,15 +219,7 @@ LANES void vector_fused(const uint32_t *a, const uint32_t *b, const uint32_t *c,
     vl sub = ALL(0), special = ALL(0);
     vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     vd P = A * B, E;
-    if (k) {
-        /* (a*b + c) * 2^k: the product and c scaled, exactly (2^-362 and
-         * 2^320 are the extremes, both normal doubles). */
-        vi kk;
-        memcpy(&kk, k, sizeof kk);
-        vd scale = (vd)((widen_mask(kk) + 1023) << 52);
-        P *= scale;
-        C *= scale;
-    }
+    scale_lanes(k, &P, &C);
     vd S = two_sum(P, C, &E);
     vl other = not_rounded(S);
     rounded r = round_sum_f32(S, E, other, false);
@@ -316,21 +322,15 @@ LANES void vector_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *
  * subnormals kept: the environment check at start), then vector_fused's
  * rounding of its sum with c, of which only the tie is made (the compiler
  * drops the rest).  A sum that is an exact zero, an infinity or a NaN is
- * no tie.  k, where not NULL: a*b and c scaled by 2^k first (exact, as in
- * vector_fused), as V_DIV_FMAS scales its sum. */
+ * no tie.  k, where not NULL: a*b and c scaled by 2^k first (scale_lanes),
+ * as V_DIV_FMAS scales its sum. */
 LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k,
                                   uint8_t *tie)
 {
     vl sub = ALL(0), special = ALL(0);
     vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
     vd exact = A * B, E;
-    if (k) {
-        vi kk;
-        memcpy(&kk, k, sizeof kk);
-        vd scale = (vd)((widen_mask(kk) + 1023) << 52);
-        exact *= scale;
-        C *= scale;
-    }
+    scale_lanes(k, &exact, &C);
     vd P = widen_f32(__builtin_convertvector(exact, vf));
     vd S = two_sum(P, C, &E);
     vl other = not_rounded(S);

@@ -222,6 +222,16 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
     return (products){neg_where(sa ^ sb, x), value_bits(Fa, sa, ea, ma), value_bits(Fb, sb, eb, mb)};
 }
 
+/* A tie some binades above a value whose leading bit is 2^msb (the tie
+ * class's shape 7, both designs'): one to twelve binades up (d2), its
+ * significand from a fourth draw, made in the live lanes of that shape. */
+LANES vd up_ties(lane_format F, vl msb, vu d2, vl up_shape, streams *st)
+{
+    vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
+    vu d3 = next(st, st->live & up_shape);
+    return to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
+}
+
 /* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
  * sum is to have, by magnitude; *fail marks the lanes where none is made.
  * The tie's fourth draw (a tie some binades up) comes from the live lanes
@@ -245,9 +255,7 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
     vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
     /* A tie some binades above the product (shape 7). */
     vl up_shape = shape == 7;
-    vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
-    vu d3 = next(st, st->live & up_shape);
-    vd up_tie = to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
+    vd up_tie = up_ties(F, msb, d2, up_shape, st);
     *fail = (shape < 3) & (top < F.emin);
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
 }
@@ -367,9 +375,7 @@ LANES vd k_tie_values(vd ak, gen_class c, vu d0, vu d1, vu d2, streams *st)
     vd head = pickd(shape == 0, ak - pow2(top + 1), ak + pow2(top));
     /* A tie some binades above K (shape 7). */
     vl up_shape = shape == 7;
-    vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
-    vu d3 = next(st, st->live & up_shape);
-    vd up_tie = to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
+    vd up_tie = up_ties(F, msb, d2, up_shape, st);
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
 }
 
