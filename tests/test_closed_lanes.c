@@ -95,24 +95,21 @@ int main(void)
      * clipped to a's range shifted by K's), the smallest normal. */
     static const uint32_t ks[] = {0x3f800000u, 0xbd800000u, 0x3fc00000u, 0xbf70c000u, 0x49400000u,
                                   0xc3d0d6b8u, 0x36de2c3au, 0x7e967699u, 0x00800000u, 0x80ffffffu};
-    unsigned long k_combos = 0, k_failed = 0, k_total = 0;
-    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-        for (int unfused = 0; unfused < 2; unfused++)
-            compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
-                                      .fixed = 1, .fixed_bits = ks[ki]},
-                         n / 4 | 3, &differ, &k_combos, &k_failed, &k_total);
     /* The same Ks as c (V_FMAAK_F32, V_MADAK_F32): every class of the five,
      * fused and unfused (double-round for every K: the product, not K, is
      * inexact).  Some Ks leave a class few sums in reach (a tiny K's ties
      * need a product of its size, which the legacy forms flush): the cases
-     * without a design are counted apart, and must match the scalar design's
-     * as every other case does. */
-    unsigned long kc_combos = 0, kc_failed = 0, kc_total = 0;
-    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-        for (int unfused = 0; unfused < 2; unfused++)
-            compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
-                                      .fixed = 2, .fixed_bits = ks[ki]},
-                         n / 4 | 3, &differ, &kc_combos, &kc_failed, &kc_total);
+     * without a design are counted apart (index 1 below, K as b index 0),
+     * and must match the scalar design's as every other case does. */
+    unsigned long kx_combos[2] = {0}, kx_failed[2] = {0}, kx_total[2] = {0};
+    for (int at = 1; at <= 2; at++)
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+            for (int unfused = 0; unfused < 2; unfused++)
+                compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
+                                          .fixed = at, .fixed_bits = ks[ki]},
+                             n / 4 | 3, &differ, &kx_combos[at - 1], &kx_failed[at - 1], &kx_total[at - 1]);
+    unsigned long k_combos = kx_combos[0], k_failed = kx_failed[0], k_total = kx_total[0];
+    unsigned long kc_combos = kx_combos[1], kc_failed = kx_failed[1], kc_total = kx_total[1];
     /* Sources and result of f32 and f16 mixed, fused (the MIX forms): each
      * mix takes tie and cancel at least (overflow where the product reaches
      * the result's top, near-tie an f16 c of an f16 result, double-round a

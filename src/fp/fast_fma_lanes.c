@@ -317,6 +317,16 @@ LANES void vector_to_half(const uint32_t *a, const uint32_t *b, const uint32_t *
     store(r16, done, r16.msb, larger_exp(P, C), out);
 }
 
+/* Whether round_f32(P + C) is a tie, as a mask (P and C exact doubles):
+ * vector_fused's rounding of the sum, of which only the tie is made (the
+ * compiler drops the rest); an exact zero, infinite or NaN sum is no tie. */
+LANES vl sum_tie(vd P, vd C)
+{
+    vd E, S = two_sum(P, C, &E);
+    vl other = not_rounded(S);
+    return round_sum_f32(S, E, other, false).tie & ~other;
+}
+
 /* Whether round_f32(round_f32(a*b) + c) is a tie, as a byte a lane: the
  * exact product rounded to f32 by the hardware's conversion (to nearest,
  * subnormals kept: the environment check at start), then vector_fused's
@@ -329,13 +339,10 @@ LANES void vector_product_sum_tie(const uint32_t *a, const uint32_t *b, const ui
 {
     vl sub = ALL(0), special = ALL(0);
     vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
-    vd exact = A * B, E;
+    vd exact = A * B;
     scale_lanes(k, &exact, &C);
-    vd P = widen_f32(__builtin_convertvector(exact, vf));
-    vd S = two_sum(P, C, &E);
-    vl other = not_rounded(S);
     /* As 0/1 first: `t[i] != 0` on the mask stopped GCC 12's LTO with an internal error. */
-    vl t = bit(round_sum_f32(S, E, other, false).tie & ~other);
+    vl t = bit(sum_tie(widen_f32(__builtin_convertvector(exact, vf)), C));
     for (int i = 0; i < LANES_N; i++)
         tie[i] = (uint8_t)t[i];
 }
@@ -349,14 +356,8 @@ LANES void vector_double_round(const uint32_t *a, const uint32_t *b, const uint3
 {
     vl sub = ALL(0), special = ALL(0);
     vd A = widen_any(a, &sub, &special), B = widen_any(b, &sub, &special), C = widen_any(c, &sub, &special);
-    vd exact = A * B, E_fused, E_twice;
-    vd S = two_sum(exact, C, &E_fused);
-    vl fused_other = not_rounded(S);
-    vl fused_tie = round_sum_f32(S, E_fused, fused_other, false).tie & ~fused_other;
-    vd T = two_sum(widen_f32(__builtin_convertvector(exact, vf)), C, &E_twice);
-    vl twice_other = not_rounded(T);
-    vl twice_tie = round_sum_f32(T, E_twice, twice_other, false).tie & ~twice_other;
-    vl y = bit(twice_tie & ~fused_tie);
+    vd exact = A * B;
+    vl y = bit(sum_tie(widen_f32(__builtin_convertvector(exact, vf)), C) & ~sum_tie(exact, C));
     for (int i = 0; i < LANES_N; i++)
         yes[i] = (uint8_t)y[i];
 }

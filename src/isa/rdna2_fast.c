@@ -1283,18 +1283,17 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
     for (size_t first = 0; first < n; first += VERDICT_BLOCK) {
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         for (int k = 0; k < lanes_per_tuple; k++) {
-            if (form == RDNA2_MIX16 && !halves) {  /* f32 sources too */
-                bool sub[VERDICT_BLOCK];
-                mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL, sub);
+            bool sub[VERDICT_BLOCK];  /* a MIX form's subnormal halves, where the double lanes take it */
+            if (form == RDNA2_MIX16)
+                mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL,
+                                  halves ? NULL : sub);
+            else
+                half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
+            if (halves) {  /* every source an f16: float lanes, which mark subnormal halves themselves */
+                fp_fast_fma16_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
+            } else {  /* a MIX form with an f32 source */
                 fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
                 mark_half_subnormals(lanes[k], sub, m);
-            } else {  /* every source an f16: float lanes, which mark subnormal halves themselves */
-                if (form == RDNA2_MIX16)
-                    mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a[k], b[k], c[k]}, NULL,
-                                      NULL);
-                else
-                    half_lane_sources(in, words, first, m, sel[k], neg[k], abs, a[k], b[k], c[k]);
-                fp_fast_fma16_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
             }
             if (odd)
                 half_double_round_lanes(a[k], b[k], c[k], halves, lanes[k], want + first, m, dr[k]);
