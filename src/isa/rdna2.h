@@ -106,7 +106,7 @@ bool rdna2_closed_lanes_cover(const rdna2_lane *s, gen_class c);
 void rdna2_closed_lanes(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                         uint64_t (*v)[3], bool *ok);
 /* The special class's design (rdna2_construct.c's design_special) for n
- * cases at once, where the lane's sources and result are f32 or f16 in any
+ * cases at once (rdna2_special_lanes.c), where the lane's sources and result are f32 or f16 in any
  * mix (a literal K only where they share f32; tie_lo, tie_hi: class_target's
  * range for the tie class, whose halves stay normal in every source's format,
  * clamped to an f16 source's top as gen_value_with_exp clamps them): the same
@@ -116,7 +116,7 @@ void rdna2_special_lanes(const rdna2_lane *s, int tie_lo, int tie_hi, gen_rng *r
                          uint64_t (*v)[3]);
 
 /* The subnormal class's grid design (rdna2_construct.c's
- * design_subnormal_grid) for n cases at once, lanes of sources and result
+ * design_subnormal_grid) for n cases at once (rdna2_subnormal_lanes.c), lanes of sources and result
  * all f32 or all f16 (fmt) with no literal, whose design drew the coin for
  * it: case k draws from rng[which[k]] and writes v[k] and ok[k], the same
  * values and draws as the scalar design, one attempt each. */
@@ -124,7 +124,7 @@ void rdna2_subnormal_grid_lanes(const fp_format *fmt, gen_rng *rng, const uint32
                                 bool *ok);
 
 /* The subnormal class's operands design (rdna2_construct.c's
- * subnormal_operands) for n cases at once, on a lane whose sources are f32
+ * subnormal_operands) for n cases at once (rdna2_subnormal_lanes.c), on a lane whose sources are f32
  * or f16 in any mix (the cover): case k draws from rng[which[k]] and writes
  * v[k], the same values and draws as the scalar design (which always makes
  * one), before the forced signs are respected. */

@@ -1,0 +1,193 @@
+/* The subnormal class's designs of rdna2_construct.c whose first attempt
+ * runs a vector of cases at a time: same cases, bit for bit, as the scalar
+ * designs called on each (tests/test_closed_lanes.c holds them to each
+ * other). */
+#include "rdna2_lanes_kit.h"
+
+/* ---- the subnormal class's grid design (rdna2_construct.c's
+ * design_subnormal_grid), for cases whose design already drew its coin for
+ * it: every draw the scalar design makes, in its order, the optional ones
+ * (sticky's range, the head's bits, the sticky side, and everything after
+ * an empty exponent range) only in the lanes that make them. */
+
+
+LANES void grid_attempt(lane_format F, streams *st, vu out[3], vl *done)
+{
+    int h = F.emin - F.p, u = h + 1, a_lowest = F.emin - F.p + 1;
+    vl live = st->live;
+    /* Eight draws at most, three of them by coins (ahead_next's ranges: the draws taken before). */
+    ahead d = ahead_of(st, 8);
+    vl sticky_zero = flag(ahead_next(&d, live, 0, 0), 63);
+    vu w = ahead_next(&d, live & ~sticky_zero, 1, 1);
+    vl sticky = pick(sticky_zero, ALL(0), range_of(w, ALL(1), ALL(6)));
+    vl head_bits = range_of(ahead_next(&d, live, 1, 2), ALL(0), F.p - sticky - 2);
+    vl has_head = head_bits != 0, top = pick(has_head, head_bits - 1, ALL(0));
+    w = ahead_next(&d, live & has_head, 2, 3);
+    vl H = pick(has_head, (ALL(1) << top) | ((vl)w & ((ALL(1) << top) - 1)), ALL(0));
+    vl A = (H << (sticky + 1)) | (ALL(1) << sticky);
+    vl has_sticky = sticky != 0;
+    vl up = flag(ahead_next(&d, live & has_sticky, 2, 4), 63);
+    A = pick(has_sticky, pick(up, A + 1, A - 1), A);
+    vl len = dexp(to_double(A)) + 1;  /* A below 2^25: exact */
+    /* b's exponent range is never empty here (the scalar design gives up
+     * where it is): hi = -1 - sticky, at least -7, and lo = emin, since A
+     * has at most p bits. */
+    vl hi = min_l(ALL(F.emax), h - sticky - a_lowest), lo = max_l(ALL(F.emin), h - sticky + len - 1 - F.emax);
+    vl eb = range_of(ahead_next(&d, live, 2, 5), lo, hi);
+    vl neg = flag(ahead_next(&d, live, 3, 6), 63);
+    vu R = ahead_next(&d, live, 4, 7) & (vu)frac_mask(F);
+    ahead_done(&d, st);
+    vd a = to_double(A) * pow2(h - sticky - eb), c = (to_double((vl)R) - to_double(H)) * pow2(ALL(u));
+    vl ok_a, ok_b, ok_c;
+    out[0] = double_bits(F, neg_where(neg, a), &ok_a);
+    out[1] = double_bits(F, pow2(eb), &ok_b);
+    out[2] = double_bits(F, neg_where(neg, c), &ok_c);
+    *done = live & ok_a & ok_b & ok_c;
+}
+
+/* ---- the subnormal class's operands design (rdna2_construct.c's
+ * subnormal_operands) ----
+ *
+ * One source sure to be near the subnormal range, each other one by a
+ * coin; a near source is gen_near_subnormal's value, the others
+ * gen_value_with_exp's with an exponent in [-4, 4].  A case's draws per
+ * source, each in the lanes that make it: the coin (not for the sure one),
+ * the exponent, a near source's trailing zeros, the sign (a far source's
+ * only where abs leaves it free), the fraction.  The literal, where a
+ * source is one, is drawn for and then put back. */
+
+/* One source's value for the live lanes: near where `sure` (the lane's
+ * sure source is this one) or by a coin; forced its forced sign or -1. */
+LANES vu operand_source(lane_format F, vl sure, int forced, streams *st)
+{
+    vl live = st->live;
+    vl near = sure | flag(next(st, live & ~sure), 63);
+    vu de = next(st, live);
+    vl e = pick(near, range_of(de, ALL(F.emin - F.p + 1), ALL(F.emin + 1)), range_of(de, ALL(-4), ALL(4)));
+    vl tz = pick(near, range_of(next(st, live & near), ALL(0), ALL(F.p - 1)), ALL(0));
+    vl drawn = flag(next(st, live & (forced < 0 ? ALL(-1) : near)), 63);
+    vl sign = forced < 0 ? drawn : pick(near, drawn, ALL(-(int64_t)forced));
+    return value_with_exp_lanes(F, sign, e, tz, next(st, live));
+}
+
+LANES void operands_attempt(lane_formats FS, const int forced[3], int fixed, streams *st, vu out[3])
+{
+    vl sure = range_of(next(st, st->live), ALL(0), ALL(2));
+    sure = pick(sure == fixed, pick(sure == 2, ALL(0), sure + 1), sure);
+    out[0] = operand_source(FS.a, sure == 0, forced[0], st);
+    out[1] = operand_source(FS.b, sure == 1, forced[1], st);
+    out[2] = operand_source(FS.c, sure == 2, forced[2], st);
+}
+
+/* The designs of a single attempt a case (the operands design always
+ * makes one; ok may then be NULL). */
+enum { GRID_DESIGN, OPERANDS_DESIGN };
+
+/* One attempt a case, a vector of cases at a time; design, a constant of
+ * each caller, picks the attempt (the grid design's lanes are all FS.d). */
+LANES void single_attempts(int design, lane_formats FS, const int forced[3], int fixed, uint64_t fixed_bits,
+                           gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
+    gather_states(rng, which, NULL, n, state);
+    for (size_t i = 0; i < n; i += LANES_N) {
+        size_t lanes = n - i < LANES_N ? n - i : LANES_N;
+        streams st = group_streams(state + i, lanes);
+        vu out[3];
+        vl done = ALL(-1);
+        if (design == GRID_DESIGN)
+            grid_attempt(FS.d, &st, out, &done);
+        else
+            operands_attempt(FS, forced, fixed, &st, out);
+        ungroup_streams(&st, state + i);
+        for (size_t j = 0; j < lanes; j++) {
+            if (ok)
+                ok[i + j] = done[j] != 0;
+            v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
+        }
+        if (fixed >= 0)  /* the literal, drawn for and put back */
+            for (size_t j = 0; j < lanes; j++)
+                v[i + j][fixed] = fixed_bits;
+    }
+    scatter_states(rng, which, NULL, n, state);
+}
+
+
+/* The formats: constants where the sources share f32 or f16, read at run time where they mix. */
+LANES_ENTRY void operands_f32(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
+                              size_t n, uint64_t (*v)[3])
+{
+    single_attempts(OPERANDS_DESIGN, ALL_F32, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+}
+
+LANES_ENTRY void operands_f16(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
+                              size_t n, uint64_t (*v)[3])
+{
+    single_attempts(OPERANDS_DESIGN, ALL_F16, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+}
+
+LANES_ENTRY void operands_mixed(const lane_formats *FS, const int forced[3], int fixed, uint64_t fixed_bits,
+                                gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
+{
+    single_attempts(OPERANDS_DESIGN, *FS, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+}
+
+void LANES_API(rdna2_subnormal_operands_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                               uint64_t (*v)[3])
+{
+    const fp_format *f = s->fmt[0];
+    bool uniform = s->fmt[1] == f && s->fmt[2] == f;
+    lane_formats FS = {lane_format_of(s->fmt[0]), lane_format_of(s->fmt[1]), lane_format_of(s->fmt[2]), F32};
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (uniform && f == &fp_f32)
+            operands_f32(s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+        else if (uniform)
+            operands_f16(s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+        else
+            operands_mixed(&FS, s->forced_sign, s->fixed, s->fixed_bits, rng, which + first, m, v + first);
+    }
+}
+
+LANES_ENTRY void grid_f32(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    single_attempts(GRID_DESIGN, ALL_F32, NULL, -1, 0, rng, which, n, v, ok);
+}
+
+LANES_ENTRY void grid_f16(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    single_attempts(GRID_DESIGN, ALL_F16, NULL, -1, 0, rng, which, n, v, ok);
+}
+
+void LANES_API(rdna2_subnormal_grid_lanes)(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n,
+                                           uint64_t (*v)[3], bool *ok)
+{
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (f == &fp_f32)
+            grid_f32(rng, which + first, m, v + first, ok + first);
+        else
+            grid_f16(rng, which + first, m, v + first, ok + first);
+    }
+}
+
+/* The plain names, in the narrow build: the wide build's where the host has
+ * AVX-512 (lanes.h), and which lanes the entry points take. */
+#ifndef LANES_WIDE
+bool rdna2_subnormal_operands_lanes_cover(const rdna2_lane *s)
+{
+    return f16_or_f32(s->fmt[0]) && f16_or_f32(s->fmt[1]) && f16_or_f32(s->fmt[2]);
+}
+
+void rdna2_subnormal_operands_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                    uint64_t (*v)[3])
+{
+    LANES_PICK(rdna2_subnormal_operands_lanes)(s, rng, which, n, v);
+}
+
+void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                bool *ok)
+{
+    LANES_PICK(rdna2_subnormal_grid_lanes)(f, rng, which, n, v, ok);
+}
+#endif
