@@ -132,7 +132,17 @@ bool rdna2_subnormal_operands_lanes_cover(const rdna2_lane *s);
 void rdna2_subnormal_operands_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
                                     uint64_t (*v)[3]);
 
-/* The four calls above in each of their builds (fp/lanes.h: four lanes,
+/* The subnormal class's sum design (rdna2_construct.c's
+ * design_subnormal_sum) for n cases at once (rdna2_subnormal_lanes.c), on a
+ * lane of f32 sources and result with no literal, or with K as b a normal
+ * f32 below 2^22 (the cover): case k draws from rng[which[k]] and writes
+ * v[k] and ok[k], the same values and draws as the scalar design, one
+ * attempt each, before the forced signs are respected. */
+bool rdna2_subnormal_sum_lanes_cover(const rdna2_lane *s);
+void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                               bool *ok);
+
+/* The five calls above in each of their builds (fp/lanes.h: four lanes,
  * or eight where the host has AVX-512; fp_lanes_wide chooses). */
 void rdna2_closed_lanes_narrow(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                                uint64_t (*v)[3], bool *ok);
@@ -150,6 +160,10 @@ void rdna2_subnormal_operands_lanes_narrow(const rdna2_lane *s, gen_rng *rng, co
                                            uint64_t (*v)[3]);
 void rdna2_subnormal_operands_lanes_wide(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
                                          uint64_t (*v)[3]);
+void rdna2_subnormal_sum_lanes_narrow(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                      uint64_t (*v)[3], bool *ok);
+void rdna2_subnormal_sum_lanes_wide(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                    uint64_t (*v)[3], bool *ok);
 
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */

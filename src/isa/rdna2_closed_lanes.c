@@ -248,18 +248,6 @@ LANES vd k_sum_values(vd ak, gen_class c, vu d0, vu d1, vu d2, streams *st)
     }
 }
 
-/* f32 encodings (in 64-bit lanes) as doubles, any of them (the hardware's widening). */
-LANES vd f32_value(vu bits)
-{
-    vw w = __builtin_convertvector(bits, vw);
-    vf f;
-    __builtin_memcpy(&f, &w, sizeof f);
-    return widen_f32(f);
-}
-
-/* A double's value rounded to f32 by the hardware, back in double. */
-LANES vd to_f32(vd x) { return widen_f32(__builtin_convertvector(x, vf)); }
-
 /* rdna2_closed.c's k_split: y as a times b in out[0], out[1]; the lanes where no f32 b makes it. */
 LANES vl k_splits(bool unfused, gen_class c, vd y, vu d0, vu d2, vu out[2])
 {

@@ -1115,14 +1115,30 @@ static bool operands_lanes_cover(const rdna2_lane *s)
            sum_never_tiny(s) && rdna2_subnormal_operands_lanes_cover(s);
 }
 
-/* How a block's subnormal cases are designed: by grid_lanes_cover's coins
- * (subnormal_grid_block), all by the operands design (operands_lanes_cover),
- * or case by case (design_lane). */
-enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_OPERANDS };
+/* Whether a lane's subnormal cases go through the sum lanes
+ * (rdna2_subnormal_sum_lanes): the legacy forms, where design() draws the
+ * sum design's coin first, then with no literal the grid design's, then
+ * the operands design's one in three, and sends the rest to the sum design
+ * again (no_subnormal_ties); f32 throughout, K as b or none, and the class
+ * feasible and not a closed one. */
+static bool legacy_lanes_cover(const rdna2_lane *s)
+{
+    return s->unfused && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
+           !sum_never_tiny(s) && no_subnormal_ties(s) && rdna2_subnormal_sum_lanes_cover(s);
+}
+
+/* How a block's subnormal cases are designed: by design()'s coins
+ * (subnormal_coins_block: grid_lanes_cover's, or legacy_lanes_cover's),
+ * all by the operands design (operands_lanes_cover), or case by case
+ * (design_lane). */
+enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_LEGACY, SUBNORMAL_OPERANDS };
 
 static int subnormal_route(const rdna2_lane *s)
 {
-    return grid_lanes_cover(s) ? SUBNORMAL_GRID : operands_lanes_cover(s) ? SUBNORMAL_OPERANDS : SUBNORMAL_BY_CASE;
+    return grid_lanes_cover(s)         ? SUBNORMAL_GRID
+           : legacy_lanes_cover(s)     ? SUBNORMAL_LEGACY
+           : operands_lanes_cover(s)   ? SUBNORMAL_OPERANDS
+                                       : SUBNORMAL_BY_CASE;
 }
 
 /* The block's cases still to design whose class is `want`, marked designed, into cases[]; their count. */
@@ -1147,51 +1163,81 @@ static void subnormal_operands_block(const rdna2_lane *s, int lanes, const gen_c
         operands_designs(s, r, cases, count, lane, v);
 }
 
-/* A block's subnormal cases, where grid_lanes_cover, lane by lane (a
- * packed case's low lane designed to the end before its high lane draws):
- * each draws design()'s coins first (the grid design's, then the operands
- * design's one in three); the grid design's cases make that first attempt
- * four at a time, the others theirs here; a first attempt that fails goes
- * on as design_lane's loop would.  The scalar grid design was a third of
- * such a case's time, most of it mispredicted branches on its coins. */
-static void subnormal_grid_block(const rdna2_lane *s, int lanes, const gen_class *c, gen_rng *r, size_t n,
-                                 uint8_t *state, uint64_t (*v)[2][3])
+/* design()'s first attempt at a subnormal case, as its coins choose it. */
+enum { FIRST_SUM, FIRST_GRID, FIRST_OPERANDS, FIRST_AIMED, FIRST_KINDS };
+
+/* The first attempts of cases which[0..m) made by a lanes design
+ * (rdna2_subnormal_grid_lanes or rdna2_subnormal_sum_lanes), each case
+ * going on as design_lane's loop would where its attempt failed. */
+static void lanes_first_attempts(const rdna2_lane *s, int kind, gen_rng *r, const uint32_t *which, size_t m, int lane,
+                                 uint64_t (*v)[2][3])
 {
-    uint32_t heads[CLOSED_BLOCK], cases[CLOSED_BLOCK];
     uint64_t got[CLOSED_BLOCK][3];
     bool ok[CLOSED_BLOCK];
+    if (kind == FIRST_GRID)
+        rdna2_subnormal_grid_lanes(s->dest, r, which, m, got, ok);
+    else
+        rdna2_subnormal_sum_lanes(s, r, which, m, got, ok);
+    for (size_t k = 0; k < m; k++) {
+        uint64_t *w = v[which[k]][lane];
+        if (ok[k])
+            memcpy(w, got[k], sizeof got[k]);
+        after_first_attempt(s, ok[k], &r[which[k]], w);
+    }
+}
+
+/* A block's subnormal cases, where grid_lanes_cover or legacy_lanes_cover,
+ * lane by lane (a packed case's low lane designed to the end before its
+ * high lane draws): each draws design()'s coins first (the legacy forms'
+ * sum design's, then with no literal the grid design's, then the operands
+ * design's one in three); the grid and sum designs' cases make that first
+ * attempt a vector at a time, the others theirs here; a first attempt that
+ * fails goes on as design_lane's loop would.  The scalar grid design was a
+ * third of such a case's time, most of it mispredicted branches on its
+ * coins; the scalar sum design and its coins were 60% of a legacy
+ * subnormal case's. */
+static inline __attribute__((always_inline)) void subnormal_coins_block(const rdna2_lane *s, int lanes, bool legacy,
+                                                                         const gen_class *c, gen_rng *r, size_t n,
+                                                                         uint8_t *state, uint64_t (*v)[2][3])
+{
+    /* legacy is a constant of each call (no peek for a coin not drawn);
+     * grid_lanes_cover takes no literal. */
+    unsigned sum_coin = legacy, grid_coin = !legacy || s->fixed < 0;
+    int rest = legacy ? FIRST_SUM : FIRST_AIMED;  /* no_subnormal_ties: the legacy forms' last design */
+    uint32_t cases[CLOSED_BLOCK];
     size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
     for (int lane = 0; lane < lanes; lane++) {
         /* The cases sorted by their coins before any designs: a branch on
-         * each coin, taken half the time at random, mispredicted about as
-         * often (two of them were a sixth of a subnormal case's time). */
-        uint32_t operands[CLOSED_BLOCK], aimed[CLOSED_BLOCK];
-        size_t m = 0, n_ops = 0, n_aimed = 0;
+         * each coin, taken half the time at random, is mispredicted about
+         * as often (two of them were a sixth of a subnormal case's time).
+         * Every coin is peeked, then the stream stepped by those taken. */
+        uint32_t first[FIRST_KINDS][CLOSED_BLOCK];
+        size_t m[FIRST_KINDS] = {0};
         for (size_t k = 0; k < count; k++) {
+            /* As 0/1 arithmetic: GCC made each select a branch. */
             uint32_t i = cases[k];
-            /* Both draws peeked, then the stream stepped by the one or two
-             * taken: GCC made the second draw a branch on the first's coin. */
-            bool grid_design = gen_peek(&r[i], 1) >> 63;
-            bool ops = !grid_design & (gen_below_of(gen_peek(&r[i], 2), 3) == 0);  /* design()'s next draw */
-            gen_skip(&r[i], 2 - grid_design);
-            heads[m] = i;
-            m += grid_design;
-            operands[n_ops] = aimed[n_aimed] = i;
-            n_ops += ops;
-            n_aimed += !grid_design && !ops;
+            unsigned at = 1 + sum_coin + grid_coin;
+            unsigned sum = sum_coin ? (unsigned)(gen_peek(&r[i], 1) >> 63) : 0;
+            unsigned grid = grid_coin & (sum ^ 1) & (unsigned)(gen_peek(&r[i], 1 + sum_coin) >> 63);
+            unsigned later = (sum | grid) ^ 1;  /* past both coins */
+            unsigned ops = later & (gen_below_of(gen_peek(&r[i], at), 3) == 0);
+            unsigned is[FIRST_KINDS] = {sum, grid, ops, 0};
+            is[rest] |= later & (ops ^ 1);
+            gen_skip(&r[i], sum + grid * (1 + sum_coin) + later * at);
+            /* Into every list, counted where it belongs: the counts stay in
+             * registers (first[kind][m[kind]++] waited on its own stores). */
+            for (int kind = 0; kind < FIRST_KINDS; kind++) {
+                first[kind][m[kind]] = i;
+                m[kind] += is[kind];
+            }
         }
-        operands_designs(s, r, operands, n_ops, lane, v);
-        for (size_t k = 0; k < n_aimed; k++) {
-            uint32_t i = aimed[k];
+        operands_designs(s, r, first[FIRST_OPERANDS], m[FIRST_OPERANDS], lane, v);
+        for (size_t k = 0; k < m[FIRST_AIMED]; k++) {
+            uint32_t i = first[FIRST_AIMED][k];
             after_first_attempt(s, design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]), &r[i], v[i][lane]);
         }
-        rdna2_subnormal_grid_lanes(s->dest, r, heads, m, got, ok);
-        for (size_t k = 0; k < m; k++) {
-            uint64_t *w = v[heads[k]][lane];
-            if (ok[k])
-                memcpy(w, got[k], sizeof got[k]);
-            after_first_attempt(s, ok[k], &r[heads[k]], w);
-        }
+        lanes_first_attempts(s, FIRST_GRID, r, first[FIRST_GRID], m[FIRST_GRID], lane, v);
+        lanes_first_attempts(s, FIRST_SUM, r, first[FIRST_SUM], m[FIRST_SUM], lane, v);
     }
 }
 
@@ -1235,7 +1281,9 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
     if (subnormal == SUBNORMAL_GRID)
-        subnormal_grid_block(s, lanes, c, r, n, state, v);
+        subnormal_coins_block(s, lanes, false, c, r, n, state, v);
+    else if (subnormal == SUBNORMAL_LEGACY)
+        subnormal_coins_block(s, lanes, true, c, r, n, state, v);
     else if (subnormal == SUBNORMAL_OPERANDS)
         subnormal_operands_block(s, lanes, c, r, n, state, v);
     for (size_t i = 0; i < n; i++) {

@@ -143,6 +143,18 @@ LANES vu value_bits(lane_format F, vl sign, vl e, vu m)
     return (vu)(bit(sign) << (F.bits - 1)) | (vu)((e + F.bias) << (F.p - 1)) | (m & (vu)frac_mask(F));
 }
 
+/* f32 encodings (in 64-bit lanes) as doubles, any of them (the hardware's widening). */
+LANES vd f32_value(vu bits)
+{
+    vw w = __builtin_convertvector(bits, vw);
+    vf f;
+    __builtin_memcpy(&f, &w, sizeof f);
+    return widen_f32(f);
+}
+
+/* A double's value rounded to f32 by the hardware, back in double. */
+LANES vd to_f32(vd x) { return widen_f32(__builtin_convertvector(x, vf)); }
+
 /* gen_double_bits for f32 and f16: y's encoding, and whether it is one. */
 LANES vu double_bits(lane_format F, vd y, vl *ok)
 {

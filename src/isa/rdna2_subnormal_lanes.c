@@ -79,14 +79,73 @@ LANES void operands_attempt(lane_formats FS, const int forced[3], int fixed, str
     out[2] = operand_source(FS.c, sure == 2, forced[2], st);
 }
 
+/* ---- the subnormal class's sum design (rdna2_construct.c's
+ * design_subnormal_sum), f32 throughout, no literal or K as b ----
+ *
+ * A normal product p = round_f32(a*b) with its top in [-125, -104] and
+ * c = -(p + d) or -(p - d), d on the subnormal grid.  A case's draws: the
+ * product's top, then with no literal pick_product's (a's exponent, each
+ * factor's trailing-zeros coin and, where it comes up, their count; a's
+ * sign where free and fraction, b's likewise), with K as b gen_value_with_exp's
+ * for a (sign where free, fraction); then, in the lanes whose p is in
+ * range, d's bits and its side. */
+LANES vu sum_factor(vl e, vl tz, int forced, streams *st, vl live)
+{
+    vl sign = forced < 0 ? flag(next(st, live), 63) : ALL(-(int64_t)forced);
+    return value_with_exp_lanes(F32, sign, e, tz, next(st, live));
+}
+
+/* gen_below(4) ? 0 : gen_range(0, 23), pick_product's trailing zeros. */
+LANES vl trailing_zeros(streams *st, vl live)
+{
+    vl some = (vl)(next(st, live) >> 62) == 0;
+    return pick(some, range_of(next(st, live & some), ALL(0), ALL(23)), ALL(0));
+}
+
+/* k_exp: K's leading-bit exponent where K is b (fixed 1); the scalar design
+ * draws nothing where K's exponent is above 21 (the caller's cover). */
+LANES void sum_attempt(int fixed, int k_exp, const int forced[3], uint64_t fixed_bits, streams *st, vu out[3],
+                       vl *done)
+{
+    vl live = st->live;
+    vu a, b;
+    if (fixed == 1) {
+        vl lo = ALL(k_exp - 125 > -125 ? k_exp - 125 : -125);  /* a = p / K stays normal */
+        vl e = range_of(next(st, live), lo, ALL(-104)) - k_exp;
+        a = sum_factor(e, ALL(0), forced[0], st, live);
+        b = (vu)ALL(fixed_bits);
+    } else {
+        /* pick_product with f32 factors and a top in [-125, -104]: a's
+         * exponent in [-126, top + 126], b's the rest (both normal). */
+        vl top = range_of(next(st, live), ALL(-125), ALL(-104));
+        vl ea = range_of(next(st, live), ALL(-126), top + 126);
+        vl tza = trailing_zeros(st, live);
+        vl tzb = trailing_zeros(st, live);
+        a = sum_factor(ea, tza, forced[0], st, live);
+        b = sum_factor(top - ea, tzb, forced[1], st, live);
+    }
+    vd p = to_f32(f32_value(a) * f32_value(b));
+    vl pe = dexp(dabs(p));
+    vl in_range = live & (dabs(p) >= 0x1p-126) & (pe <= -104);  /* not flushed, finite, small enough */
+    vl lowest = pick(in_range, max_l(pe - 23, ALL(-149)), ALL(-149));  /* a shift in range in every lane */
+    vu m = next(st, in_range) & (vu)((ALL(1) << (-126 - lowest)) - 1);
+    vd d = to_double(pick(m == 0, ALL(1), (vl)m)) * pow2(lowest);
+    vd c = -(p + pickd(flag(next(st, in_range), 63), d, -d));  /* exact in double */
+    vl c_ok;
+    out[0] = a;
+    out[1] = b;
+    out[2] = double_bits(F32, c, &c_ok);  /* c an f32 value (no carry past 24 bits) */
+    *done = in_range & (dabs(c) >= 0x1p-126) & c_ok;
+}
+
 /* The designs of a single attempt a case (the operands design always
  * makes one; ok may then be NULL). */
-enum { GRID_DESIGN, OPERANDS_DESIGN };
+enum { GRID_DESIGN, OPERANDS_DESIGN, SUM_DESIGN };
 
 /* One attempt a case, a vector of cases at a time; design, a constant of
  * each caller, picks the attempt (the grid design's lanes are all FS.d). */
 LANES void single_attempts(int design, lane_formats FS, const int forced[3], int fixed, uint64_t fixed_bits,
-                           gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+                           int k_exp, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
     uint64_t state[CLOSED_LANES_MAX + LANES_N - 1];
     gather_states(rng, which, NULL, n, state);
@@ -97,6 +156,8 @@ LANES void single_attempts(int design, lane_formats FS, const int forced[3], int
         vl done = ALL(-1);
         if (design == GRID_DESIGN)
             grid_attempt(FS.d, &st, out, &done);
+        else if (design == SUM_DESIGN)
+            sum_attempt(fixed, k_exp, forced, fixed_bits, &st, out, &done);
         else
             operands_attempt(FS, forced, fixed, &st, out);
         ungroup_streams(&st, state + i);
@@ -117,19 +178,19 @@ LANES void single_attempts(int design, lane_formats FS, const int forced[3], int
 LANES_ENTRY void operands_f32(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
                               size_t n, uint64_t (*v)[3])
 {
-    single_attempts(OPERANDS_DESIGN, ALL_F32, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+    single_attempts(OPERANDS_DESIGN, ALL_F32, forced, fixed, fixed_bits, 0, rng, which, n, v, NULL);
 }
 
 LANES_ENTRY void operands_f16(const int forced[3], int fixed, uint64_t fixed_bits, gen_rng *rng, const uint32_t *which,
                               size_t n, uint64_t (*v)[3])
 {
-    single_attempts(OPERANDS_DESIGN, ALL_F16, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+    single_attempts(OPERANDS_DESIGN, ALL_F16, forced, fixed, fixed_bits, 0, rng, which, n, v, NULL);
 }
 
 LANES_ENTRY void operands_mixed(const lane_formats *FS, const int forced[3], int fixed, uint64_t fixed_bits,
                                 gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3])
 {
-    single_attempts(OPERANDS_DESIGN, *FS, forced, fixed, fixed_bits, rng, which, n, v, NULL);
+    single_attempts(OPERANDS_DESIGN, *FS, forced, fixed, fixed_bits, 0, rng, which, n, v, NULL);
 }
 
 void LANES_API(rdna2_subnormal_operands_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
@@ -151,12 +212,12 @@ void LANES_API(rdna2_subnormal_operands_lanes)(const rdna2_lane *s, gen_rng *rng
 
 LANES_ENTRY void grid_f32(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    single_attempts(GRID_DESIGN, ALL_F32, NULL, -1, 0, rng, which, n, v, ok);
+    single_attempts(GRID_DESIGN, ALL_F32, NULL, -1, 0, 0, rng, which, n, v, ok);
 }
 
 LANES_ENTRY void grid_f16(gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    single_attempts(GRID_DESIGN, ALL_F16, NULL, -1, 0, rng, which, n, v, ok);
+    single_attempts(GRID_DESIGN, ALL_F16, NULL, -1, 0, 0, rng, which, n, v, ok);
 }
 
 void LANES_API(rdna2_subnormal_grid_lanes)(const fp_format *f, gen_rng *rng, const uint32_t *which, size_t n,
@@ -168,6 +229,31 @@ void LANES_API(rdna2_subnormal_grid_lanes)(const fp_format *f, gen_rng *rng, con
             grid_f32(rng, which + first, m, v + first, ok + first);
         else
             grid_f16(rng, which + first, m, v + first, ok + first);
+    }
+}
+
+LANES_ENTRY void sum_f32(const int forced[3], gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    single_attempts(SUM_DESIGN, ALL_F32, forced, -1, 0, 0, rng, which, n, v, ok);
+}
+
+/* K as b (V_MADMK_F32, V_FMAMK_F32). */
+LANES_ENTRY void sum_f32_k(const int forced[3], uint64_t k, int k_exp, gen_rng *rng, const uint32_t *which, size_t n,
+                           uint64_t (*v)[3], bool *ok)
+{
+    single_attempts(SUM_DESIGN, ALL_F32, forced, 1, k, k_exp, rng, which, n, v, ok);
+}
+
+void LANES_API(rdna2_subnormal_sum_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                          uint64_t (*v)[3], bool *ok)
+{
+    int k_exp = s->fixed == 1 ? fp_dexp(fp_dabs(fp_fast_f32_to_double((uint32_t)s->fixed_bits))) : 0;
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (s->fixed == 1)
+            sum_f32_k(s->forced_sign, s->fixed_bits, k_exp, rng, which + first, m, v + first, ok + first);
+        else
+            sum_f32(s->forced_sign, rng, which + first, m, v + first, ok + first);
     }
 }
 
@@ -189,5 +275,24 @@ void rdna2_subnormal_grid_lanes(const fp_format *f, gen_rng *rng, const uint32_t
                                 bool *ok)
 {
     LANES_PICK(rdna2_subnormal_grid_lanes)(f, rng, which, n, v, ok);
+}
+
+/* f32 throughout, and K as b a finite, nonzero f32 whose leading bit is at
+ * 2^21 or below (above, the scalar design gives up before any draw). */
+bool rdna2_subnormal_sum_lanes_cover(const rdna2_lane *s)
+{
+    bool f32 = s->dest == &fp_f32 && s->fmt[0] == &fp_f32 && s->fmt[1] == &fp_f32 && s->fmt[2] == &fp_f32;
+    if (!f32 || s->fixed == 0 || s->fixed == 2)
+        return false;
+    if (s->fixed < 0)
+        return true;
+    int field = (int)(s->fixed_bits >> 23) & 0xff;
+    return field != 0 && field != 0xff && field - 127 <= 21;
+}
+
+void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                               bool *ok)
+{
+    LANES_PICK(rdna2_subnormal_sum_lanes)(s, rng, which, n, v, ok);
 }
 #endif
