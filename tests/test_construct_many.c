@@ -9,7 +9,9 @@
  * The same for whole generation: isa_generate_fast_many (construction,
  * verdicts, and the rebuild of each case that missed its class, in
  * batches) against isa_generate_fast a case at a time: the same words,
- * outputs, verdicts and streams.
+ * outputs, verdicts and streams.  Then the MIX ops under every op_sel_hi
+ * and the literal ops under Ks chosen where their routes turn, which
+ * drawn controls seldom reach.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +182,46 @@ static unsigned long compare_mix_formats(unsigned *instances)
     return differ;
 }
 
+/* The literal ops under chosen Ks, every class: the drawn controls' Ks
+ * seldom fall where a subnormal case's route turns (K as c near the
+ * subnormal range or not; K as b a normal below 2^22 or not, or subnormal).
+ * The number of cases that differ. */
+static unsigned long compare_literals(unsigned *instances)
+{
+    static const char *const k_ops[] = {"rdna2.v_madak_f32", "rdna2.v_fmaak_f32", "rdna2.v_madmk_f32",
+                                        "rdna2.v_fmamk_f32"};
+    /* 2^-125, the smallest normal, 2^-124 - 2^-147, a subnormal, 1.5, -2^21, 2^22, 3 * 2^23. */
+    static const char *const ks[] = {"0x01000000", "0x00800000", "0x017fffff", "0x00000003",
+                                     "0x3fc00000", "0xca000000", "0x4a800000", "0x4bc00000"};
+    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    unsigned long differ = 0;
+    for (unsigned o = 0; o < sizeof k_ops / sizeof k_ops[0]; o++) {
+        const isa_op *op = isa_op_find(k_ops[o]);
+        CHECK(op != NULL, "no op %s", k_ops[o]);
+        if (!op)
+            continue;
+        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        for (unsigned ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+            isa_instance in;
+            isa_instance_default(&in, op);
+            char ctrl[32];
+            snprintf(ctrl, sizeof ctrl, "k=%s", ks[ki]);
+            const char *e = isa_parse_controls(&in, ctrl);
+            CHECK(!e, "%s %s: %s", op->name, ctrl, e ? e : "");
+            if (e)
+                continue;
+            (*instances)++;
+            for (int k = -1; k < (int)n_mine; k++) {
+                differ += compare(&in, mine, n_mine, k, 5000 + ki);
+                differ += compare_generated(&in, mine, n_mine, k, 6000 + ki);
+            }
+        }
+    }
+    return differ;
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -212,12 +254,17 @@ int main(void)
     unsigned long mix_differ = compare_mix_formats(&mix_instances);
     CHECK(mix_instances == 24, "%u MIX instances (3 ops x 8 op_sel_hi)", mix_instances);
     CHECK(mix_differ == 0, "MIX ops under every op_sel_hi: %lu cases differ", mix_differ);
+    unsigned k_instances = 0;
+    unsigned long k_differ = compare_literals(&k_instances);
+    CHECK(k_instances == 32, "%u literal instances (4 ops x 8 Ks)", k_instances);
+    CHECK(k_differ == 0, "literal ops under chosen Ks: %lu cases differ", k_differ);
     CHECK(ops >= 16, "%lu ops with construct_many", ops);
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);
     CHECK(rebuilt >= 100, "only %lu generated cases were rebuilt: the batched rebuild went untested", rebuilt);
     printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ; generated a batch at a time: %lu differ "
-           "(%lu rebuilt); MIX ops under every op_sel_hi: %u instances, %lu differ\n",
-           ops, runs, CASES, differ, generated_differ, rebuilt, mix_instances, mix_differ);
+           "(%lu rebuilt); MIX ops under every op_sel_hi: %u instances, %lu differ; literal ops under chosen Ks: "
+           "%u instances, %lu differ\n",
+           ops, runs, CASES, differ, generated_differ, rebuilt, mix_instances, mix_differ, k_instances, k_differ);
     return check_report("construct-many");
 }

@@ -1106,13 +1106,15 @@ static void operands_designs(const rdna2_lane *s, gen_rng *r, const uint32_t *wh
 }
 
 /* Whether every subnormal case of a lane is the operands design at its
- * first attempt: design() goes straight there where no product is small
- * enough (sum_never_tiny; V_FMA_MIX_F32 with f16 factors), c not the literal,
- * the class feasible and not a closed one, the sources f32 or f16. */
+ * first attempt: design() goes straight there where K is c and far from the
+ * subnormal range, and else where no product is small enough
+ * (sum_never_tiny; V_FMA_MIX_F32 with f16 factors); the class feasible and
+ * not a closed one, the sources f32 or f16. */
 static bool operands_lanes_cover(const rdna2_lane *s)
 {
-    return s->fixed != 2 && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
-           sum_never_tiny(s) && rdna2_subnormal_operands_lanes_cover(s);
+    bool straight = s->fixed == 2 ? k_at_least(s->fixed_bits, s->dest->emin + 2) : sum_never_tiny(s);
+    return straight && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
+           rdna2_subnormal_operands_lanes_cover(s);
 }
 
 /* Whether a lane's subnormal cases go through the sum lanes
