@@ -1118,27 +1118,28 @@ static bool operands_lanes_cover(const rdna2_lane *s)
 }
 
 /* Whether a lane's subnormal cases go through the sum lanes
- * (rdna2_subnormal_sum_lanes): the legacy forms, where design() draws the
- * sum design's coin first, then with no literal the grid design's, then
- * the operands design's one in three, and sends the rest to the sum design
- * again (no_subnormal_ties); f32 throughout, K as b or none, and the class
- * feasible and not a closed one. */
-static bool legacy_lanes_cover(const rdna2_lane *s)
+ * (rdna2_subnormal_sum_lanes): where design() sends the cases its other
+ * designs leave to the sum design (no_subnormal_ties: the legacy forms, and
+ * the fused ones with an integer K as b).  Before that, the legacy forms
+ * draw the sum design's coin, then with no literal the grid design's; every
+ * such lane the operands design's one in three.  f32 throughout, K as b or
+ * none, and the class feasible and not a closed one. */
+static bool sum_lanes_cover(const rdna2_lane *s)
 {
-    return s->unfused && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
+    return ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
            !sum_never_tiny(s) && no_subnormal_ties(s) && rdna2_subnormal_sum_lanes_cover(s);
 }
 
 /* How a block's subnormal cases are designed: by design()'s coins
- * (subnormal_coins_block: grid_lanes_cover's, or legacy_lanes_cover's),
+ * (subnormal_coins_block: grid_lanes_cover's, or sum_lanes_cover's),
  * all by the operands design (operands_lanes_cover), or case by case
  * (design_lane). */
-enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_LEGACY, SUBNORMAL_OPERANDS };
+enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_SUM, SUBNORMAL_OPERANDS };
 
 static int subnormal_route(const rdna2_lane *s)
 {
     return grid_lanes_cover(s)         ? SUBNORMAL_GRID
-           : legacy_lanes_cover(s)     ? SUBNORMAL_LEGACY
+           : sum_lanes_cover(s)        ? SUBNORMAL_SUM
            : operands_lanes_cover(s)   ? SUBNORMAL_OPERANDS
                                        : SUBNORMAL_BY_CASE;
 }
@@ -1188,7 +1189,7 @@ static void lanes_first_attempts(const rdna2_lane *s, int kind, gen_rng *r, cons
     }
 }
 
-/* A block's subnormal cases, where grid_lanes_cover or legacy_lanes_cover,
+/* A block's subnormal cases, where grid_lanes_cover or sum_lanes_cover,
  * lane by lane (a packed case's low lane designed to the end before its
  * high lane draws): each draws design()'s coins first (the legacy forms'
  * sum design's, then with no literal the grid design's, then the operands
@@ -1198,14 +1199,14 @@ static void lanes_first_attempts(const rdna2_lane *s, int kind, gen_rng *r, cons
  * third of such a case's time, most of it mispredicted branches on its
  * coins; the scalar sum design and its coins were 60% of a legacy
  * subnormal case's. */
-static inline __attribute__((always_inline)) void subnormal_coins_block(const rdna2_lane *s, int lanes, bool legacy,
+static inline __attribute__((always_inline)) void subnormal_coins_block(const rdna2_lane *s, int lanes, bool sum_last,
                                                                          const gen_class *c, gen_rng *r, size_t n,
                                                                          uint8_t *state, uint64_t (*v)[2][3])
 {
-    /* legacy is a constant of each call (no peek for a coin not drawn);
-     * grid_lanes_cover takes no literal. */
-    unsigned sum_coin = legacy, grid_coin = !legacy || s->fixed < 0;
-    int rest = legacy ? FIRST_SUM : FIRST_AIMED;  /* no_subnormal_ties: the legacy forms' last design */
+    /* sum_last (sum_lanes_cover's route) is a constant of each call; the
+     * grid lanes' lanes are fused with no literal, the sum lanes' with K as b. */
+    unsigned sum_coin = sum_last && s->unfused, grid_coin = !sum_last || s->fixed < 0;
+    int rest = sum_last ? FIRST_SUM : FIRST_AIMED;
     uint32_t cases[CLOSED_BLOCK];
     size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
     for (int lane = 0; lane < lanes; lane++) {
@@ -1284,7 +1285,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
     if (subnormal == SUBNORMAL_GRID)
         subnormal_coins_block(s, lanes, false, c, r, n, state, v);
-    else if (subnormal == SUBNORMAL_LEGACY)
+    else if (subnormal == SUBNORMAL_SUM)
         subnormal_coins_block(s, lanes, true, c, r, n, state, v);
     else if (subnormal == SUBNORMAL_OPERANDS)
         subnormal_operands_block(s, lanes, c, r, n, state, v);
