@@ -190,7 +190,7 @@ static unsigned long compare_literals(unsigned *instances)
 {
     static const char *const k_ops[] = {"rdna2.v_madak_f32", "rdna2.v_fmaak_f32", "rdna2.v_madmk_f32",
                                         "rdna2.v_fmamk_f32"};
-    /* 2^-125, the smallest normal, 2^-124 - 2^-147, a subnormal, 1.5, -2^21, 2^22, 3 * 2^23. */
+    /* 2^-125, the smallest normal, 2^-124 - 2^-148, a subnormal, 1.5, -2^21, 2^22, 3 * 2^23. */
     static const char *const ks[] = {"0x01000000", "0x00800000", "0x017fffff", "0x00000003",
                                      "0x3fc00000", "0xca000000", "0x4a800000", "0x4bc00000"};
     gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];

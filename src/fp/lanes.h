@@ -1,6 +1,7 @@
 /* Lanes of double arithmetic, LANES_N at a time: the vector types and
  * small helpers the lane code shares (fast_fma_lanes.c's roundings, the
- * RDNA 2 closed-form designs of rdna2_closed_lanes.c, the tiles' sums and
+ * RDNA 2 lane designs (rdna2_closed_lanes.c, rdna2_special_lanes.c,
+ * rdna2_subnormal_lanes.c), the tiles' sums and
  * V_DIV_FMAS's scaled lanes).  GCC's vector extensions.  Include from .c
  * files only.
  *

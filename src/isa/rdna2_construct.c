@@ -1067,6 +1067,13 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
 /* Where a case of a block stands after its prefill. */
 enum { TO_DESIGN, PLACED, CLOSED_DESIGNED };  /* PLACED: its words written (random, or a direct sink's) */
 
+/* The subnormal class feasible on a lane and not a closed one: where a
+ * route below may take its cases (design_lane goes straight to design()). */
+static bool subnormal_for_lanes(const rdna2_lane *s)
+{
+    return ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1);
+}
+
 /* Whether a lane's subnormal cases go through the grid lanes
  * (rdna2_subnormal_grid_lanes): one where design() draws the grid design's
  * coin first (no literal, fused, some product reaches the class), sources
@@ -1076,8 +1083,7 @@ static bool grid_lanes_cover(const rdna2_lane *s)
 {
     const fp_format *d = s->dest;
     return s->fixed < 0 && !s->unfused && (d == &fp_f32 || d == &fp_f16) && s->fmt[0] == d && s->fmt[1] == d &&
-           s->fmt[2] == d && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
-           !sum_never_tiny(s);
+           s->fmt[2] == d && subnormal_for_lanes(s) && !sum_never_tiny(s);
 }
 
 /* A subnormal case's lane after design()'s first attempt (ok: it made
@@ -1113,8 +1119,7 @@ static void operands_designs(const rdna2_lane *s, gen_rng *r, const uint32_t *wh
 static bool operands_lanes_cover(const rdna2_lane *s)
 {
     bool straight = s->fixed == 2 ? k_at_least(s->fixed_bits, s->dest->emin + 2) : sum_never_tiny(s);
-    return straight && ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
-           rdna2_subnormal_operands_lanes_cover(s);
+    return straight && subnormal_for_lanes(s) && rdna2_subnormal_operands_lanes_cover(s);
 }
 
 /* Whether a lane's subnormal cases go through the sum lanes
@@ -1126,8 +1131,7 @@ static bool operands_lanes_cover(const rdna2_lane *s)
  * none, and the class feasible and not a closed one. */
 static bool sum_lanes_cover(const rdna2_lane *s)
 {
-    return ((s->feasible >> GEN_SUBNORMAL) & 1) && !((s->closed >> GEN_SUBNORMAL) & 1) &&
-           !sum_never_tiny(s) && no_subnormal_ties(s) && rdna2_subnormal_sum_lanes_cover(s);
+    return subnormal_for_lanes(s) && no_subnormal_ties(s) && rdna2_subnormal_sum_lanes_cover(s);
 }
 
 /* How a block's subnormal cases are designed: by design()'s coins
@@ -1204,7 +1208,8 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
                                                                          uint8_t *state, uint64_t (*v)[2][3])
 {
     /* sum_last (sum_lanes_cover's route) is a constant of each call; the
-     * grid lanes' lanes are fused with no literal, the sum lanes' with K as b. */
+     * grid lanes' lanes are fused with no literal, the sum lanes' legacy
+     * (no literal or K as b) or fused with K as b. */
     unsigned sum_coin = sum_last && s->unfused, grid_coin = !sum_last || s->fixed < 0;
     int rest = sum_last ? FIRST_SUM : FIRST_AIMED;
     uint32_t cases[CLOSED_BLOCK];

@@ -1,6 +1,7 @@
 /* The special class's design (rdna2_construct.c's design_special), a
  * vector of cases at a time: same cases, bit for bit, as the scalar design
- * called on each (tests/test_closed_lanes.c holds the two to each other). */
+ * called on each (test construct-many holds a block's cases to construct's,
+ * case by case). */
 #include "rdna2_lanes_kit.h"
 
 /* Each source one of gen_special_kind's kinds two times in three, else a

@@ -1,7 +1,8 @@
 /* The subnormal class's designs of rdna2_construct.c whose first attempt
  * runs a vector of cases at a time: same cases, bit for bit, as the scalar
- * designs called on each (tests/test_closed_lanes.c holds them to each
- * other). */
+ * designs called on each (test construct-many holds a block's cases to
+ * construct's, case by case, and the gen_count checksums to the last
+ * revision's). */
 #include "rdna2_lanes_kit.h"
 
 /* ---- the subnormal class's grid design (rdna2_construct.c's
