@@ -145,40 +145,49 @@ static void check_cancel_by_signs(void)
     }
 }
 
-/* Every MIX op under every op_sel_hi (each source a half or an f32: the
- * mixed-format closed and special lanes, and the ones that fall back to
- * the scalar designs), every class: construct_many and the batched
- * generation against one case at a time, as main() does over drawn
- * controls (which need not draw every mix).  The number that differ. */
-static unsigned long compare_mix_formats(unsigned *instances)
+/* Every class of the op named under the controls ctrl (the op's default
+ * instance otherwise): construct_many and the batched generation against
+ * one case at a time, seeds from seed on.  The number of cases that
+ * differ; *instances counts the instances run. */
+static unsigned long compare_under(const char *op_name, const char *ctrl, uint64_t seed, unsigned *instances)
 {
-    static const char *const mix_ops[] = {"rdna2.v_fma_mix_f32", "rdna2.v_fma_mixlo_f16", "rdna2.v_fma_mixhi_f16"};
+    const isa_op *op = isa_op_find(op_name);
+    CHECK(op != NULL, "no op %s", op_name);
+    if (!op)
+        return 0;
     gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
+    unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+    isa_instance in;
+    isa_instance_default(&in, op);
+    const char *e = isa_parse_controls(&in, ctrl);
+    CHECK(!e, "%s %s: %s", op->name, ctrl, e ? e : "");
+    if (e)
+        return 0;
+    (*instances)++;
     unsigned long differ = 0;
-    for (unsigned o = 0; o < sizeof mix_ops / sizeof mix_ops[0]; o++) {
-        const isa_op *op = isa_op_find(mix_ops[o]);
-        CHECK(op != NULL, "no op %s", mix_ops[o]);
-        if (!op)
-            continue;
-        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+    for (int k = -1; k < (int)n_mine; k++) {
+        differ += compare(&in, mine, n_mine, k, seed);
+        differ += compare_generated(&in, mine, n_mine, k, seed + 1000);
+    }
+    return differ;
+}
+
+/* Every MIX op under every op_sel_hi (each source a half or an f32: the
+ * mixed-format closed and special lanes, and the ones that fall back to
+ * the scalar designs), every class, as main() does over drawn controls
+ * (which need not draw every mix).  The number that differ. */
+static unsigned long compare_mix_formats(unsigned *instances)
+{
+    static const char *const mix_ops[] = {"rdna2.v_fma_mix_f32", "rdna2.v_fma_mixlo_f16", "rdna2.v_fma_mixhi_f16"};
+    unsigned long differ = 0;
+    for (unsigned o = 0; o < sizeof mix_ops / sizeof mix_ops[0]; o++)
         for (int sel = 0; sel < 8; sel++) {
-            isa_instance in;
-            isa_instance_default(&in, op);
             char ctrl[32];
             snprintf(ctrl, sizeof ctrl, "op_sel_hi=%d", sel);
-            const char *e = isa_parse_controls(&in, ctrl);
-            CHECK(!e, "%s %s: %s", op->name, ctrl, e ? e : "");
-            if (e)
-                continue;
-            (*instances)++;
-            for (int k = -1; k < (int)n_mine; k++) {
-                differ += compare(&in, mine, n_mine, k, 3000 + (uint64_t)sel);
-                differ += compare_generated(&in, mine, n_mine, k, 4000 + (uint64_t)sel);
-            }
+            differ += compare_under(mix_ops[o], ctrl, 3000 + (uint64_t)sel, instances);
         }
-    }
     return differ;
 }
 
@@ -193,32 +202,13 @@ static unsigned long compare_literals(unsigned *instances)
     /* 2^-125, the smallest normal, 2^-124 - 2^-148, a subnormal, 1.5, -2^21, 2^22, 3 * 2^23. */
     static const char *const ks[] = {"0x01000000", "0x00800000", "0x017fffff", "0x00000003",
                                      "0x3fc00000", "0xca000000", "0x4a800000", "0x4bc00000"};
-    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT];
-    for (int c = 0; c < GEN_CLASS_COUNT; c++)
-        all[c] = (gen_class)c;
     unsigned long differ = 0;
-    for (unsigned o = 0; o < sizeof k_ops / sizeof k_ops[0]; o++) {
-        const isa_op *op = isa_op_find(k_ops[o]);
-        CHECK(op != NULL, "no op %s", k_ops[o]);
-        if (!op)
-            continue;
-        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+    for (unsigned o = 0; o < sizeof k_ops / sizeof k_ops[0]; o++)
         for (unsigned ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
-            isa_instance in;
-            isa_instance_default(&in, op);
             char ctrl[32];
             snprintf(ctrl, sizeof ctrl, "k=%s", ks[ki]);
-            const char *e = isa_parse_controls(&in, ctrl);
-            CHECK(!e, "%s %s: %s", op->name, ctrl, e ? e : "");
-            if (e)
-                continue;
-            (*instances)++;
-            for (int k = -1; k < (int)n_mine; k++) {
-                differ += compare(&in, mine, n_mine, k, 5000 + ki);
-                differ += compare_generated(&in, mine, n_mine, k, 6000 + ki);
-            }
+            differ += compare_under(k_ops[o], ctrl, 5000 + ki, instances);
         }
-    }
     return differ;
 }
 
