@@ -1226,7 +1226,7 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
             uint32_t i = cases[k];
             unsigned at = 1 + sum_coin + grid_coin;
             unsigned sum = sum_coin ? (unsigned)(gen_peek(&r[i], 1) >> 63) : 0;
-            unsigned grid = grid_coin & (sum ^ 1) & (unsigned)(gen_peek(&r[i], 1 + sum_coin) >> 63);
+            unsigned grid = grid_coin ? (sum ^ 1) & (unsigned)(gen_peek(&r[i], 1 + sum_coin) >> 63) : 0;
             unsigned later = (sum | grid) ^ 1;  /* past both coins */
             unsigned ops = later & (gen_below_of(gen_peek(&r[i], at), 3) == 0);
             unsigned is[FIRST_KINDS] = {sum, grid, ops, 0};

@@ -245,10 +245,14 @@ LANES_ENTRY void sum_f32_k(const int forced[3], uint64_t k, int k_exp, gen_rng *
     single_attempts(SUM_DESIGN, ALL_F32, forced, 1, k, k_exp, rng, which, n, v, ok);
 }
 
+/* An f32 K's exponent field, unbiased: its leading bit's exponent where K
+ * is normal (-127: zero or subnormal; 128: infinite or NaN). */
+static int k_field_exp(uint64_t k) { return (int)((k >> 23) & 0xff) - 127; }
+
 void LANES_API(rdna2_subnormal_sum_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
                                           uint64_t (*v)[3], bool *ok)
 {
-    int k_exp = s->fixed == 1 ? fp_dexp(fp_dabs(fp_fast_f32_to_double((uint32_t)s->fixed_bits))) : 0;
+    int k_exp = s->fixed == 1 ? k_field_exp(s->fixed_bits) : 0;  /* K normal: the cover */
     for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
         size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
         if (s->fixed == 1)
@@ -287,8 +291,8 @@ bool rdna2_subnormal_sum_lanes_cover(const rdna2_lane *s)
         return false;
     if (s->fixed < 0)
         return true;
-    int field = (int)(s->fixed_bits >> 23) & 0xff;
-    return field != 0 && field != 0xff && field - 127 <= 21;
+    int e = k_field_exp(s->fixed_bits);
+    return e > -127 && e <= 21;
 }
 
 void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
