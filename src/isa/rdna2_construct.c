@@ -810,16 +810,11 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
 
 /* A case's first draws: random words where a design leaves some (the other
  * half of an f16 source, the kept half of D; the f32 forms' designs write
- * every word), and the whole of a random case.  True when that is all.
- * overwritten: the placement writes every word of a designed case (the
- * packed form's default op_sel), so its draws are skipped, not made: the
- * stream stands where it would, and the words are the placement's. */
-static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w, bool overwritten)
+ * every word), and the whole of a random case.  True when that is all. */
+static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
 {
     const isa_op *op = in->op;
-    if (c != GEN_RANDOM && overwritten)
-        gen_skip(r, op->n_in);
-    else if (c == GEN_RANDOM || !is_f32_form(op))
+    if (c == GEN_RANDOM || !is_f32_form(op))
         for (unsigned i = 0; i < op->n_in; i++)
             w[i] = (uint32_t)gen_next(r);
     if (c != GEN_RANDOM)
@@ -953,18 +948,14 @@ typedef struct {
     const placement *planned;
     bool direct;
     packed_plan packed;
-    bool overwritten;  /* the packed plan writes every word of a case: prefill's draws skipped */
 } placing;
 
 static void placing_for(const isa_instance *in, const rdna2_lane *s, placing *p)
 {
     p->planned = placement_for(in, s, &p->one);
     p->direct = p->planned && !p->one.abs && !p->one.vcc;
-    p->overwritten = false;
-    if (in->op->form == RDNA2_PK16) {
+    if (in->op->form == RDNA2_PK16)
         packed_plan_for(in, &p->packed);
-        p->overwritten = p->packed.whole && in->op->n_in == 3;  /* its three words are all the case has */
-    }
 }
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
@@ -999,14 +990,14 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
  * design's, then the placement's. */
 static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
-    placing p;
-    placing_for(in, s, &p);
-    if (prefill(in, c, r, w, p.overwritten))
+    if (prefill(in, c, r, w))
         return true;
     bool reachable = true;
     uint64_t v[2][3];
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
+    placing p;
+    placing_for(in, s, &p);
     place(in, &p, r, v, w);
     return reachable;
 }
@@ -1286,7 +1277,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     placing_for(in, s, &plan);  /* once for the block */
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in, plan.overwritten) ? PLACED : TO_DESIGN;
+        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
