@@ -1191,10 +1191,10 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             /* No clamp or omod, and no lane that rounds twice: the outputs
              * are the lanes' bits (a loop without branches), then a lane not
              * done goes through fast_one (fp_fast_fma32_lanes does every
-             * lane today: the test keeps the contract's other side, as the
-             * loop below does).  v_fma_f32 592 to 579 instructions a
-             * generated case, v_mad_f32 (the flush alone, below) 619 to 604
-             * (callgrind, gen_count). */
+             * lane; the test guards that contract, as the loop below does).
+             * With mad32_verdicts's flush alone, below: v_fma_f32 592 to 579
+             * instructions a generated case, v_mad_f32 617 to 602
+             * (callgrind, gen_count, the four-lane build). */
             for (size_t t = 0; t < m; t++)
                 out[first + t] = lanes[t].bits;
             for (size_t t = 0; t < m; t++)
