@@ -1191,7 +1191,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             /* No clamp or omod, and no lane that rounds twice: the outputs
              * are the lanes' bits (a loop without branches), then a lane not
              * done goes through fast_one (fp_fast_fma32_lanes does every
-             * lane; the test guards that contract, as the loop below does).
+             * lane; the check guards that contract, as the loop below does).
              * With mad32_verdicts's flush alone, below: v_fma_f32 592 to 579
              * instructions a generated case, v_mad_f32 617 to 602
              * (callgrind, gen_count, the four-lane build). */
@@ -1214,7 +1214,7 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
             }
             /* dr[t] is never RDNA2_DR_SCALAR here (done lanes are answered in
              * lanes), so the unscaled scalar test below is never reached for
-             * a scaled V_DIV_FMAS lane (nor, above, for any done lane). */
+             * a scaled V_DIV_FMAS lane. */
             scalar_double_round_class(&v[i], &fp_f32, a[t], b[t], c[t], want[i], dr[t]);
             out[i] = s.post ? (uint32_t)rdna2_clamp(in, &fp_f32, mix ? lanes[t].bits : omod(in, &fp_f32, lanes[t].bits))
                             : lanes[t].bits;
@@ -1241,7 +1241,7 @@ static void mad32_verdicts(const isa_instance *in, const uint32_t *words, size_t
          * sum's merged in, with the double-round answer (the fused lanes
          * answer every lane). */
         rdna2_lane_verdict_pairs(product, NULL, true, sum, dr, &fp_f32, m, v + first);
-        if (!s.post) {  /* the flush alone: a loop the compiler makes vectors of */
+        if (!s.post) {  /* the flush alone: no clamp or omod call a case */
             for (size_t t = 0; t < m; t++)
                 out[first + t] = flush_f32(sum[t].bits);
             continue;
