@@ -425,6 +425,23 @@ static HOT uint32_t mad(lane *l, isa_verdict *v, uint32_t want)
     return flush_f32(r);
 }
 
+/* A planted mistake (TIEFUZZ_PLANT_FAST_MISTAKE test builds only): ties of
+ * f32 results with an even unit below 2^-100 round away from zero, in
+ * fast_one and on the lanes' path alike; n tuples' outputs, after their
+ * verdicts.  The audit must catch it.  Idempotent (a result it moved is
+ * odd), so a tuple fast_one made may pass through it again. */
+static inline void planted_mistake(const isa_op *op, const isa_verdict *v, uint32_t *out, size_t n)
+{
+#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
+    for (size_t i = 0; i < n; i++)
+        if (op->form == RDNA2_FMA32 && (v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) &&
+            (out[i] & 0x7f800000u))
+            out[i] += 1;
+#else
+    (void)op, (void)v, (void)out, (void)n;
+#endif
+}
+
 /* One tuple with its verdict (or, with v NULL, the outputs alone by the same
  * software rounding: the batch path's fallback for what it does not cover). */
 static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
@@ -440,12 +457,8 @@ static void fast_one(const isa_instance *in, const uint32_t *w, uint32_t *out, i
     case RDNA2_FMA32:
         f32_sources(in, w, &l, false);
         out[0] = (uint32_t)rdna2_clamp(in, &fp_f32, omod(in, &fp_f32, fused(&l, &fp_f32, v, want)));
-#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
-        /* A planted mistake (test builds only): ties of f32 results with an
-         * even unit below 2^-100 round away from zero.  The audit must catch it. */
-        if (v && (v->classes & (1u << GEN_TIE)) && v->tie_exp < -100 && !(out[0] & 1) && (out[0] & 0x7f800000u))
-            out[0] += 1;
-#endif
+        if (v)
+            planted_mistake(op, v, out, 1);
         break;
     case RDNA2_DIV_FMAS:
         f32_sources(in, w, &l, false);
@@ -1130,21 +1143,6 @@ static void mad_double_round_lanes(const uint32_t *a, const uint32_t *b, const u
     fp_fast_double_round_lanes(fa, fb, fc, k, yes);
     for (size_t j = 0; j < k; j++)
         dr[at[j]] = yes[j] ? RDNA2_DR_YES : RDNA2_DR_NO;
-}
-
-/* The planted mistake of fast_one (TIEFUZZ_PLANT_FAST_MISTAKE builds
- * only), on the lanes' path too: n tuples' outputs, after their verdicts
- * (idempotent: a tuple fast_one made, which planted it already, is odd). */
-static inline void planted_mistake(const isa_op *op, const isa_verdict *v, uint32_t *out, size_t n)
-{
-#ifdef TIEFUZZ_PLANT_FAST_MISTAKE
-    for (size_t i = 0; i < n; i++)
-        if (op->form == RDNA2_FMA32 && (v[i].classes & (1u << GEN_TIE)) && v[i].tie_exp < -100 && !(out[i] & 1) &&
-            (out[i] & 0x7f800000u))
-            out[i] += 1;
-#else
-    (void)op, (void)v, (void)out, (void)n;
-#endif
 }
 
 /* The forms that are one fused f32 multiply-add: FMA32, MIX32, and
