@@ -68,6 +68,9 @@ typedef struct {
 typedef struct {
     vkr_batch *batch;
     uint32_t *words, *host;
+    /* Of each case, for check's disagreements (fill_range keeps them): its
+     * class, and whether its verdict has a final rounding on a tie. */
+    uint8_t *cls, *tie;
     uint64_t start;
     unsigned count;
     isa_instance in;
@@ -160,6 +163,8 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
             uint64_t idx = j->sl->start + i;
             gen_class c = eng_class_next(&steps);
             note_classes(&j->stats, c, &v[t]);
+            j->sl->cls[i] = (uint8_t)c;
+            j->sl->tie[i] = v[t].tie_exp != ISA_NO_EXPONENT;
             /* The exact model re-checks a sample (by index, so any split audits the same cases). */
             bool sampled = idx == next_audit;
             if (sampled)
@@ -223,7 +228,12 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
  * key.  Both are pure, so the generation threads share them out in chunks:
  * on a device that takes a known liberty (lavapipe's unfused Fma) a quarter
  * of the cases disagree, and on one thread these two steps were half the
- * campaign's time. */
+ * campaign's time.  The key's kind asks whether a final rounding was a tie:
+ * the case's verdict says (sl->tie, kept by fill_range), the same answer the
+ * exact model's trace gives wherever the verdicts are audited (the --audit
+ * sample, and case by case in tests), so the re-check runs the model without
+ * a trace: the trace's copies of the exact values were about a tenth of a
+ * fused op's campaign on lavapipe. */
 typedef struct {
     _Alignas(64) const run_state *s;
     const slot *sl;
@@ -255,19 +265,15 @@ static void *recheck_chunks(void *arg)
         for (unsigned b = from; b < to; b++) {
             unsigned i = j->bad_at[b];
             const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
-            /* One run of the exact model both re-checks the host outputs and
-             * judges the kind (whether a final rounding was a tie). */
-            isa_trace t;
             uint32_t exact[ISA_MAX_OUT];
-            op->impl->eval(in, w, exact, &t);
+            op->impl->eval(in, w, exact, NULL);
             bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
             for (unsigned k = 0; k < op->n_out; k++)
                 differ |= exact[k] != h[k];
             if (audit && !j->audit_failure && differ &&
                 (j->audit_failure = audit_case(in, w, h, NULL, 0)))
                 j->failure_at = i;
-            eng_kind k = eng_kind_of(op, isa_trace_tie_exponent(&t) != ISA_NO_EXPONENT, h,
-                                     j->device + (size_t)i * op->n_out);
+            eng_kind k = eng_kind_of(op, j->sl->tie[i], h, j->device + (size_t)i * op->n_out);
             if (!signed_kind[k]) {
                 signature[k] = eng_findings_signature(j->s->findings, in, k);
                 signed_kind[k] = true;
@@ -343,12 +349,11 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     unsigned failure_at = 0;
     char *failure = recheck(s, sl, bad_at, n, copy, keys, &failure_at);
-    /* A case's class is eng_case_class's, with the 64-bit division made once
-     * a batch (one a disagreement was 1% of a campaign on lavapipe). */
-    unsigned class_base = (unsigned)(sl->start % s->n_classes);
     for (unsigned b = 0; b < n; b++) {
         unsigned i = bad_at[b];
-        gen_class cls = s->classes[(class_base + i) % s->n_classes];
+        /* eng_case_class's, stepped in fill_range: a division a disagreement
+         * was 1% of a campaign on lavapipe. */
+        gen_class cls = (gen_class)sl->cls[i];
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
         const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
@@ -707,10 +712,13 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         }
         res->slots[i].words = malloc(words_in * 4);
         res->slots[i].host = malloc(words_out * 4);
+        res->slots[i].cls = malloc(o->batch);  /* a slot's count is at most --batch (run_op) */
+        res->slots[i].tie = malloc(o->batch);
     }
     res->bad_at = malloc((size_t)o->batch * sizeof *res->bad_at);
-    if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[1].words ||
-        !res->slots[1].host || !res->bad_at) {
+    if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[0].cls ||
+        !res->slots[0].tie || !res->slots[1].words || !res->slots[1].host || !res->slots[1].cls ||
+        !res->slots[1].tie || !res->bad_at) {
         fprintf(stderr, "tiefuzz run: out of memory setting up the run (--batch %u)\n", o->batch);
         return EXIT_INTERNAL;
     }
@@ -731,6 +739,8 @@ static void close_run(run_res *res, run_state *s)
             vkr_batch_destroy(res->dev, res->slots[i].batch);
         free(res->slots[i].words);
         free(res->slots[i].host);
+        free(res->slots[i].cls);
+        free(res->slots[i].tie);
     }
     for (int i = 0; res->reports && i < res->n; i++)
         free(res->reports[i].kept);
