@@ -20,7 +20,15 @@ struct eng_findings {
     eng_exec *exec;
     eng_target target;
     sig_entry *sigs;
-    unsigned n;
+    unsigned n, cap;
+    /* sigs' positions by signature, open addressing: slot + 1, 0 empty;
+     * index_mask + 1 slots, a power of two, at least twice n.  A campaign
+     * looks up every disagreement's signature: scanning the entries (4 KB
+     * apart, each holding a path) touched a cache line and a page each, and
+     * in a run of many ops every later op's disagreements passed every
+     * earlier op's signatures. */
+    uint32_t *index;
+    uint32_t index_mask;
     uint64_t unknown, known;
     bool strict_nan;
 };
@@ -39,6 +47,7 @@ void eng_findings_destroy(eng_findings *f)
     if (!f)
         return;
     free(f->sigs);
+    free(f->index);
     free(f);
 }
 
@@ -110,12 +119,53 @@ const char *eng_finding_case(const io_finding *r, eng_case *out, isa_lowering *l
 
 static void write_file(FILE *f, void *ctx) { fputs(ctx, f); }
 
+/* Signatures are hashes already: their low bits pick the first slot. */
+static uint32_t *index_slot(const eng_findings *f, uint64_t sig)
+{
+    uint32_t at = (uint32_t)sig & f->index_mask;
+    while (f->index[at] && f->sigs[f->index[at] - 1].e.signature != sig)
+        at = (at + 1) & f->index_mask;
+    return &f->index[at];
+}
+
+/* The index made again for every entry (after growing, or a sort moved them). */
+static void index_rebuild(eng_findings *f)
+{
+    memset(f->index, 0, ((size_t)f->index_mask + 1) * sizeof *f->index);
+    for (unsigned i = 0; i < f->n; i++)
+        *index_slot(f, f->sigs[i].e.signature) = i + 1;
+}
+
 static sig_entry *find_signature(eng_findings *f, uint64_t sig)
 {
-    for (unsigned i = 0; i < f->n; i++)
-        if (f->sigs[i].e.signature == sig)
-            return &f->sigs[i];
-    return NULL;
+    if (!f->index)
+        return NULL;
+    uint32_t i = *index_slot(f, sig);
+    return i ? &f->sigs[i - 1] : NULL;
+}
+
+/* Room for one more entry, in the array and the index; false when memory is out. */
+static bool entry_room(eng_findings *f)
+{
+    if (f->n == f->cap) {
+        unsigned cap = f->cap ? 2 * f->cap : 16;
+        sig_entry *sigs = realloc(f->sigs, (size_t)cap * sizeof *sigs);
+        if (!sigs)
+            return false;
+        f->sigs = sigs;
+        f->cap = cap;
+    }
+    if (!f->index || 2 * ((size_t)f->n + 1) > (size_t)f->index_mask + 1) {
+        uint32_t slots = f->index ? 2 * (f->index_mask + 1) : 64;
+        uint32_t *index = malloc((size_t)slots * sizeof *index);
+        if (!index)
+            return false;
+        free(f->index);
+        f->index = index;
+        f->index_mask = slots - 1;
+        index_rebuild(f);
+    }
+    return true;
 }
 
 /* A new signature with the verdict on its first case, which is one of the
@@ -124,7 +174,9 @@ static sig_entry *find_signature(eng_findings *f, uint64_t sig)
 static sig_entry *new_entry(eng_findings *f, uint64_t sig, const isa_op *op, eng_kind kind, uint64_t case_index,
                             const eng_verdict *verdict)
 {
-    f->sigs = realloc(f->sigs, (f->n + 1) * sizeof *f->sigs);
+    if (!entry_room(f))
+        return NULL;
+    *index_slot(f, sig) = f->n + 1;
     sig_entry *se = &f->sigs[f->n++];
     memset(se, 0, sizeof *se);
     se->e.signature = sig;
@@ -213,6 +265,10 @@ int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_insta
     eng_verdict verdict;
     eng_judge(f->exec, in, words, host, device, f->strict_nan, &verdict);
     sig_entry *se = new_entry(f, sig, in->op, kind, case_index, &verdict);
+    if (!se) {
+        snprintf(err, errn, "out of memory recording signature %016llx of %s", (unsigned long long)sig, in->op->name);
+        return -1;
+    }
     count_cases(f, se, 1);
     eng_finding_entry *e = &se->e;
     /* Known divergences get a file too: the minimized case is what a
@@ -426,6 +482,11 @@ int eng_findings_absorb(eng_findings *f, const eng_finding_entry *e, char *err, 
     bool take_file = e->path[0] && f->o.dir && (!se || e->case_index < se->e.case_index);
     if (!se) {
         se = new_entry(f, e->signature, e->op, e->kind, e->case_index, &e->verdict);
+        if (!se) {
+            snprintf(err, errn, "out of memory recording signature %016llx of %s", (unsigned long long)e->signature,
+                     e->op->name);
+            return -1;
+        }
     } else if (take_file) {
         /* The earlier case's verdict, as one process would show; whether the
          * signature is known was settled by the first worker's. */
@@ -464,8 +525,10 @@ static int by_op_then_case(const void *pa, const void *pb)
 
 void eng_findings_sort(eng_findings *f)
 {
-    if (f->n > 1)
+    if (f->n > 1) {
         qsort(f->sigs, f->n, sizeof *f->sigs, by_op_then_case);
+        index_rebuild(f);
+    }
 }
 
 /* ---- one writer a directory ---- */
