@@ -54,6 +54,8 @@ typedef enum {
     FP_TIE,        /* exactly halfway */
     FP_ABOVE_TIE   /* inexact, more than half a unit */
 } fp_position;
+/* fp_round counts a position up from below the tie (round.c). */
+_Static_assert(FP_TIE == FP_BELOW_TIE + 1 && FP_ABOVE_TIE == FP_TIE + 1, "positions in order");
 
 typedef struct fp_round_info {
     fp_position position;
