@@ -26,7 +26,6 @@ static void absorb_all(eng_findings *f, unsigned pass)
         e.count = k + 1;
         e.case_index = 1000 * pass + k;
         e.op = isa_op_at(k % isa_op_count());
-        e.kind = (eng_kind)0;
         CHECK(eng_findings_absorb(f, &e, err, sizeof err) == 0, "absorb %u: %s", k, err);
     }
 }
