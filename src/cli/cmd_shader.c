@@ -1,16 +1,30 @@
 /* tiefuzz shader: the built-in translation of an op instance, as SPIR-V
- * assembly, for reading or as a starting point for --shader. */
+ * assembly (or, to a file named *.spv, its words), for reading or as a
+ * starting point for --shader. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "options.h"
 #include "engine/module.h"
 #include "io/json.h"
 
 static const char help[] =
     "usage: tiefuzz shader OP [--lowering direct|exact] [--ctrl ...] [--param ...] [--device SEL] [-o FILE]\n"
-    "The float controls declared depend on what the device offers (default device unless --device).\n";
+    "The float controls declared depend on what the device offers (default device unless --device).\n"
+    "-o FILE.spv writes the binary module; any other name (or stdout) gets SPIR-V assembly.\n";
 
 static void write_text(FILE *f, void *ctx) { fputs(ctx, f); }
+static void write_words(FILE *f, void *ctx)
+{
+    const spv_module *m = ctx;
+    fwrite(m->words, sizeof *m->words, m->count, f);
+}
+
+static bool binary_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && !strcmp(path + n - 4, ".spv");
+}
 
 int cmd_shader(int argc, char **argv)
 {
@@ -64,15 +78,19 @@ int cmd_shader(int argc, char **argv)
         free(list);
         return cli_fail("shader", "no device matches '%s'", device);
     }
-    char *text = eng_module_text(&in, l, &list[idx], err, sizeof err);
+    spv_module words = {0};
+    char *text = NULL;
+    bool binary = out && binary_name(out);
+    bool built = binary ? !eng_module_words(&in, l, &list[idx], &words, err, sizeof err)
+                        : (text = eng_module_text(&in, l, &list[idx], err, sizeof err)) != NULL;
     free(list);
-    if (!text) {
+    if (!built) {
         fprintf(stderr, "tiefuzz shader: %s\n", err);
         return EXIT_USAGE;
     }
     int rc = 0;
     if (out) {
-        if (io_write_atomic(out, write_text, text)) {
+        if (binary ? io_write_atomic(out, write_words, &words) : io_write_atomic(out, write_text, text)) {
             fprintf(stderr, "tiefuzz shader: cannot write %s\n", out);
             rc = EXIT_USAGE;
         }
@@ -80,5 +98,6 @@ int cmd_shader(int argc, char **argv)
         fputs(text, stdout);
     }
     free(text);
+    spv_module_free(&words);
     return rc;
 }

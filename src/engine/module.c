@@ -25,7 +25,7 @@ static const char *body(void *ctx, spv_builder *b, const unsigned *in_words, uns
 /* Tile ops run one invocation per output word. */
 static unsigned per_tuple_of(const isa_op *op) { return op->impl->lower_tile ? op->n_out : 1; }
 
-static const char *build_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
+static const char *build_words(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
 {
     if (!in->op->translated)
         return "this op is not translated (see doc/translation.md); only its host model exists";
@@ -33,15 +33,30 @@ static const char *build_text(const isa_instance *in, isa_lowering l, const vkd_
     return spv_kernel_build(in->op->n_in, in->op->n_out, per_tuple_of(in->op), &dev->caps, body, &c, k);
 }
 
-char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn)
+int eng_module_words(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_module *out, char *err,
+                     size_t errn)
 {
     spv_kernel k;
-    const char *why = build_text(in, l, dev, &k);
+    const char *why = build_words(in, l, dev, &k);
     if (why) {
         snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
-        return NULL;
+        return -1;
     }
-    return k.text;
+    out->words = k.words;
+    out->count = k.count;
+    return 0;
+}
+
+char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn)
+{
+    spv_module m;
+    if (eng_module_words(in, l, dev, &m, err, errn))
+        return NULL;
+    char *text = spv_to_text(&m);
+    if (!text)
+        snprintf(err, errn, "%s: the generated module does not disassemble (a tiefuzz bug)", in->op->name);
+    spv_module_free(&m);
+    return text;
 }
 
 int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev, eng_module *out, char *err,
@@ -49,28 +64,24 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
 {
     memset(out, 0, sizeof *out);
     spv_kernel k;
-    const char *why = build_text(in, l, dev, &k);
+    const char *why = build_words(in, l, dev, &k);
     if (why) {
         snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
         return -1;
     }
-    char msg[1024];
-    if (spv_assemble(k.text, &out->spv, msg, sizeof msg)) {
-        snprintf(err, errn, "%s: the generated module does not assemble (a tiefuzz bug): %s\n%s", in->op->name, msg,
-                 k.text);
-        spv_kernel_free(&k);
-        return -1;
-    }
+    out->spv.words = k.words;
+    out->spv.count = k.count;
+    k.words = NULL;
     /* A module already validated (the same words, Vulkan version and
      * validator: engine/validated.h) passes again; skip the validator. */
+    char msg[1024];
     bool known = eng_validated_seen(&out->spv, dev->api_version);
     if (!known && spv_validate(&out->spv, dev->api_version, msg, sizeof msg)) {
         /* The validator names instructions as the disassembler writes them. */
         char *dis = spv_disassemble(&out->spv);
         snprintf(err, errn, "%s: the generated module fails validation (a tiefuzz bug): %s\n%s", in->op->name, msg,
-                 dis ? dis : k.text);
+                 dis ? dis : "(no disassembly)");
         free(dis);
-        spv_kernel_free(&k);
         spv_module_free(&out->spv);
         return -1;
     }
@@ -79,7 +90,6 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
     out->local_size = SPV_LOCAL_SIZE;
     out->per_tuple = per_tuple_of(in->op);
     snprintf(out->declared, sizeof out->declared, "%s", k.declared);
-    spv_kernel_free(&k);
     return 0;
 }
 

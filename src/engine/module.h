@@ -19,7 +19,11 @@ typedef struct {
  * message (a validation failure includes the disassembly). err may be large. */
 int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev, eng_module *out, char *err,
                      size_t errn);
-/* The SPIR-V assembly text of the built-in module (malloc'd), or NULL with err. */
+/* The built-in module's words, not validated (out->words malloc'd), or -1 with err. */
+int eng_module_words(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_module *out, char *err,
+                     size_t errn);
+/* Its SPIR-V assembly (the disassembly, which assembles to the same words;
+ * malloc'd), or NULL with err. */
 char *eng_module_text(const isa_instance *in, isa_lowering l, const vkd_info *dev, char *err, size_t errn);
 /* Load the user's module and check it fits the tiefuzz interface. */
 int eng_module_load(const char *path, const vkd_info *dev, eng_module *out, char *err, size_t errn);

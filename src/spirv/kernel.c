@@ -2,24 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spirv/unified1/spirv.h>
 #include "kernel.h"
 
 /* Fixed ids the body can rely on: %1 is the GLSL.std.450 import. */
-enum { ID_GLSL = 1, ID_MAIN = 2, ID_GID = 3, ID_IN = 4, ID_OUT = 5, ID_PC = 6 };
-
-static char *join(const char *parts[], int n)
-{
-    size_t len = 1;
-    for (int i = 0; i < n; i++)
-        len += strlen(parts[i]);
-    char *s = malloc(len);
-    if (!s)
-        return NULL;
-    s[0] = 0;
-    for (int i = 0; i < n; i++)
-        strcat(s, parts[i]);
-    return s;
-}
+enum { ID_GLSL = SB_ID_GLSL, ID_MAIN = 2, ID_GID = 3, ID_IN = 4, ID_OUT = 5, ID_PC = 6 };
 
 unsigned spv_tile_load(spv_builder *b, const spv_tile *t, unsigned index)
 {
@@ -39,35 +26,35 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, 
     unsigned p_sb_u32 = sb_fresh(b), pc_blk = sb_fresh(b), p_pc = sb_fresh(b), p_pc_u32 = sb_fresh(b);
     unsigned fnty = sb_fresh(b);
     sb_global(b, "$ = OpTypeVector $ 3", v3, u32);
-    sb_global(b, "$ = OpTypePointer Input $", p_in_v3, v3);
+    sb_global(b, "$ = OpTypePointer # $", p_in_v3, SpvStorageClassInput, v3);
     sb_global(b, "$ = OpTypeRuntimeArray $", arr, u32);
     sb_global(b, "$ = OpTypeStruct $", blk, arr);
-    sb_global(b, "$ = OpTypePointer StorageBuffer $", p_blk, blk);
-    sb_global(b, "$ = OpTypePointer StorageBuffer $", p_sb_u32, u32);
+    sb_global(b, "$ = OpTypePointer # $", p_blk, SpvStorageClassStorageBuffer, blk);
+    sb_global(b, "$ = OpTypePointer # $", p_sb_u32, SpvStorageClassStorageBuffer, u32);
     sb_global(b, "$ = OpTypeStruct $", pc_blk, u32);
-    sb_global(b, "$ = OpTypePointer PushConstant $", p_pc, pc_blk);
-    sb_global(b, "$ = OpTypePointer PushConstant $", p_pc_u32, u32);
+    sb_global(b, "$ = OpTypePointer # $", p_pc, SpvStorageClassPushConstant, pc_blk);
+    sb_global(b, "$ = OpTypePointer # $", p_pc_u32, SpvStorageClassPushConstant, u32);
     sb_global(b, "$ = OpTypeFunction $", fnty, tvoid);
-    sb_global(b, "$ = OpVariable $ Input", ID_GID, p_in_v3);
-    sb_global(b, "$ = OpVariable $ StorageBuffer", ID_IN, p_blk);
-    sb_global(b, "$ = OpVariable $ StorageBuffer", ID_OUT, p_blk);
-    sb_global(b, "$ = OpVariable $ PushConstant", ID_PC, p_pc);
-    sb_decoration(b, "OpDecorate $ BuiltIn GlobalInvocationId", ID_GID);
-    sb_decoration(b, "OpDecorate $ ArrayStride 4", arr);
-    sb_decoration(b, "OpMemberDecorate $ 0 Offset 0", blk);
-    sb_decoration(b, "OpDecorate $ Block", blk);
-    sb_decoration(b, "OpDecorate $ DescriptorSet 0", ID_IN);
-    sb_decoration(b, "OpDecorate $ Binding 0", ID_IN);
-    sb_decoration(b, "OpDecorate $ NonWritable", ID_IN);
-    sb_decoration(b, "OpDecorate $ DescriptorSet 0", ID_OUT);
-    sb_decoration(b, "OpDecorate $ Binding 1", ID_OUT);
-    sb_decoration(b, "OpDecorate $ NonReadable", ID_OUT);
-    sb_decoration(b, "OpMemberDecorate $ 0 Offset 0", pc_blk);
-    sb_decoration(b, "OpDecorate $ Block", pc_blk);
+    sb_global(b, "$ = OpVariable $ #", ID_GID, p_in_v3, SpvStorageClassInput);
+    sb_global(b, "$ = OpVariable $ #", ID_IN, p_blk, SpvStorageClassStorageBuffer);
+    sb_global(b, "$ = OpVariable $ #", ID_OUT, p_blk, SpvStorageClassStorageBuffer);
+    sb_global(b, "$ = OpVariable $ #", ID_PC, p_pc, SpvStorageClassPushConstant);
+    sb_decoration(b, "OpDecorate $ # #", ID_GID, SpvDecorationBuiltIn, SpvBuiltInGlobalInvocationId);
+    sb_decoration(b, "OpDecorate $ # 4", arr, SpvDecorationArrayStride);
+    sb_decoration(b, "OpMemberDecorate $ 0 # 0", blk, SpvDecorationOffset);
+    sb_decoration(b, "OpDecorate $ #", blk, SpvDecorationBlock);
+    sb_decoration(b, "OpDecorate $ # 0", ID_IN, SpvDecorationDescriptorSet);
+    sb_decoration(b, "OpDecorate $ # 0", ID_IN, SpvDecorationBinding);
+    sb_decoration(b, "OpDecorate $ #", ID_IN, SpvDecorationNonWritable);
+    sb_decoration(b, "OpDecorate $ # 0", ID_OUT, SpvDecorationDescriptorSet);
+    sb_decoration(b, "OpDecorate $ # 1", ID_OUT, SpvDecorationBinding);
+    sb_decoration(b, "OpDecorate $ #", ID_OUT, SpvDecorationNonReadable);
+    sb_decoration(b, "OpMemberDecorate $ 0 # 0", pc_blk, SpvDecorationOffset);
+    sb_decoration(b, "OpDecorate $ #", pc_blk, SpvDecorationBlock);
 
     unsigned body_label = sb_fresh(b), end_label = sb_fresh(b);
     unsigned zero = sb_u32(b, 0);
-    sb_stmt(b, "$ = OpFunction $ None $", ID_MAIN, tvoid, fnty);
+    sb_stmt(b, "$ = OpFunction $ # $", ID_MAIN, tvoid, SpvFunctionControlMaskNone, fnty);
     sb_label(b, sb_fresh(b));
     unsigned gid = sb_fresh(b);
     sb_stmt(b, "$ = OpLoad $ $", gid, v3, ID_GID);
@@ -82,7 +69,7 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, 
     unsigned count = sb_op(b, T_U32, "OpLoad $", pcp);
     unsigned inside = sb_op(b, T_BOOL, "OpULessThan $ $", i, count);
     (void)tbool;
-    sb_stmt(b, "OpSelectionMerge $ None", end_label);
+    sb_stmt(b, "OpSelectionMerge $ #", end_label, SpvSelectionControlMaskNone);
     sb_stmt(b, "OpBranchConditional $ $ $", inside, body_label, end_label);
     sb_label(b, body_label);
 
@@ -142,48 +129,56 @@ const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, 
         sb_destroy(b);
         return "this module computes in 64-bit floats (shaderFloat64), which the device does not offer";
     }
-    char head[1024], modes[512] = "", rte[64] = "", sz[64] = "";
+    /* The preamble, in SPIR-V's order: capabilities, the import, the
+     * memory model, the entry point, its execution modes. */
     bool any_rte = false, any_sz = false;
+    for (int w = 0; w < 3; w++) {
+        any_rte |= (widths & (1u << w)) && caps->rte[w];
+        any_sz |= (widths & (1u << w)) && caps->signed_zero_inf_nan[w];
+    }
+    sb_preamble(b, "OpCapability #", SpvCapabilityShader);
+    if (sb_uses_int64(b))
+        sb_preamble(b, "OpCapability #", SpvCapabilityInt64);
+    if (widths & 1)
+        sb_preamble(b, "OpCapability #", SpvCapabilityFloat16);
+    if (widths & 4)
+        sb_preamble(b, "OpCapability #", SpvCapabilityFloat64);
+    if (any_rte)
+        sb_preamble(b, "OpCapability #", SpvCapabilityRoundingModeRTE);
+    if (any_sz)
+        sb_preamble(b, "OpCapability #", SpvCapabilitySignedZeroInfNanPreserve);
+    sb_preamble_named(b, SpvOpExtInstImport, (uint32_t[]){ID_GLSL}, "r", "GLSL.std.450", NULL, "");
+    sb_preamble(b, "OpMemoryModel # #", SpvAddressingModelLogical, SpvMemoryModelGLSL450);
+    sb_preamble_named(b, SpvOpEntryPoint, (uint32_t[]){SpvExecutionModelGLCompute, ID_MAIN}, "li", "main",
+                      (uint32_t[]){ID_GID, ID_IN, ID_OUT, ID_PC}, "iiii");
+    sb_preamble(b, "OpExecutionMode $ # # 1 1", ID_MAIN, SpvExecutionModeLocalSize, SPV_LOCAL_SIZE);
+    char rte[64] = "", sz[64] = "";
     for (int w = 0; w < 3; w++) {
         if (!(widths & (1u << w)))
             continue;
         if (caps->rte[w]) {
-            any_rte = true;
-            snprintf(modes + strlen(modes), sizeof modes - strlen(modes), "OpExecutionMode %%2 RoundingModeRTE %u\n",
-                     bits_of[w]);
+            sb_preamble(b, "OpExecutionMode $ # #", ID_MAIN, SpvExecutionModeRoundingModeRTE, bits_of[w]);
             snprintf(rte + strlen(rte), sizeof rte - strlen(rte), " %u", bits_of[w]);
         }
         if (caps->signed_zero_inf_nan[w]) {
-            any_sz = true;
-            snprintf(modes + strlen(modes), sizeof modes - strlen(modes),
-                     "OpExecutionMode %%2 SignedZeroInfNanPreserve %u\n", bits_of[w]);
+            sb_preamble(b, "OpExecutionMode $ # #", ID_MAIN, SpvExecutionModeSignedZeroInfNanPreserve, bits_of[w]);
             snprintf(sz + strlen(sz), sizeof sz - strlen(sz), " %u", bits_of[w]);
         }
     }
     snprintf(out->declared, sizeof out->declared, "RoundingModeRTE%s; SignedZeroInfNanPreserve%s",
              any_rte ? rte : " none", any_sz ? sz : " none");
-    snprintf(head, sizeof head,
-             "; tiefuzz module\n"
-             "OpCapability Shader\n%s%s%s%s%s"
-             "%%1 = OpExtInstImport \"GLSL.std.450\"\n"
-             "OpMemoryModel Logical GLSL450\n"
-             "OpEntryPoint GLCompute %%2 \"main\" %%3 %%4 %%5 %%6\n"
-             "OpExecutionMode %%2 LocalSize %u 1 1\n",
-             sb_uses_int64(b) ? "OpCapability Int64\n" : "", (widths & 1) ? "OpCapability Float16\n" : "", (widths & 4) ? "OpCapability Float64\n" : "",
-             any_rte ? "OpCapability RoundingModeRTE\n" : "", any_sz ? "OpCapability SignedZeroInfNanPreserve\n" : "",
-             SPV_LOCAL_SIZE);
-    const char *parts[] = {head, modes, sb_section_decorations(b), sb_section_globals(b), sb_section_body(b)};
-    out->text = join(parts, 5);
+    out->words = sb_module_words(b, &out->count);
     out->needs_float16 = widths & 1;
     out->needs_float64 = widths & 4;
     out->needs_int64 = sb_uses_int64(b);
     sb_destroy(b);
     /* A constant message: modules are built on several threads at once. */
-    return out->text ? NULL : "out of memory";
+    return out->words ? NULL : "out of memory";
 }
 
 void spv_kernel_free(spv_kernel *k)
 {
-    free(k->text);
-    k->text = NULL;
+    free(k->words);
+    k->words = NULL;
+    k->count = 0;
 }

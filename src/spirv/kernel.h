@@ -18,7 +18,8 @@ typedef struct {
 
 /* What a built module declares and needs. */
 typedef struct {
-    char *text;               /* SPIR-V assembly, malloc'd */
+    uint32_t *words;          /* the module, malloc'd */
+    size_t count;
     bool needs_float16, needs_float64, needs_int64;
     char declared[160];       /* e.g. "RoundingModeRTE 32 64; SignedZeroInfNanPreserve 32 64" */
 } spv_kernel;
@@ -43,7 +44,7 @@ unsigned spv_tile_load(spv_builder *b, const spv_tile *t, unsigned index);
 typedef const char *(*spv_body_fn)(void *ctx, spv_builder *b, const unsigned *in_words, unsigned *out_words,
                                    unsigned *needs, const spv_tile *tile);
 
-/* Builds the module text; returns NULL or why it cannot be built. */
+/* Builds the module; returns NULL or why it cannot be built. */
 const char *spv_kernel_build(unsigned n_in, unsigned n_out, unsigned per_tuple, const spv_device_caps *caps,
                              spv_body_fn body, void *ctx, spv_kernel *out);
 void spv_kernel_free(spv_kernel *k);

@@ -66,13 +66,13 @@ int spv_validate(const spv_module *m, uint32_t api, char *err, size_t errn)
     return r == SPV_SUCCESS ? 0 : -1;
 }
 
-char *spv_disassemble(const spv_module *m)
+static char *binary_to_text(const spv_module *m, uint32_t options)
 {
     spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_3);
     spv_text text = NULL;
     spv_diagnostic d = NULL;
     char *out = NULL;
-    if (spvBinaryToText(ctx, m->words, m->count, SPV_BINARY_TO_TEXT_OPTION_INDENT, &text, &d) == SPV_SUCCESS) {
+    if (spvBinaryToText(ctx, m->words, m->count, options, &text, &d) == SPV_SUCCESS) {
         out = malloc(text->length + 1);
         if (out) {
             memcpy(out, text->str, text->length);
@@ -84,6 +84,12 @@ char *spv_disassemble(const spv_module *m)
     spvContextDestroy(ctx);
     return out;
 }
+
+char *spv_disassemble(const spv_module *m) { return binary_to_text(m, SPV_BINARY_TO_TEXT_OPTION_INDENT); }
+
+/* Numeric ids, a line an instruction from its first column: what a user
+ * edits and scripts match ("%7 = OpFAdd %5 %3 %4"). */
+char *spv_to_text(const spv_module *m) { return binary_to_text(m, SPV_BINARY_TO_TEXT_OPTION_NONE); }
 
 void spv_module_free(spv_module *m)
 {

@@ -19,8 +19,11 @@ int spv_assemble(const char *text, spv_module *out, char *err, size_t errn);
 int spv_validate(const spv_module *m, uint32_t vk_api_version, char *err, size_t errn);
 /* The SPIRV-Tools build validating (a validation's result holds for it). */
 const char *spv_tools_version(void);
-/* Disassembly text (malloc'd), or NULL. */
+/* Disassembly text, indented for messages (malloc'd), or NULL. */
 char *spv_disassemble(const spv_module *m);
+/* The same unindented: SPIR-V assembly that spv_assemble turns back into
+ * the same words (malloc'd), or NULL. */
+char *spv_to_text(const spv_module *m);
 void spv_module_free(spv_module *m);
 /* Read a .spv (binary) or .spvasm (text) file; 0 or -1 with err. */
 int spv_load_file(const char *path, spv_module *out, char *err, size_t errn);
