@@ -106,6 +106,7 @@ static void note_classes(eng_class_stats *st, gen_class c, const isa_verdict *v)
 typedef struct {
     _Alignas(64) const eng_options *o;
     slot *sl;
+    uint32_t *upload;         /* the batch's input buffer (device memory mapped) */
     atomic_uint *next_chunk;  /* shared by the batch's jobs */
     unsigned chunk;           /* cases a chunk: FILL_CHUNK, fewer for wide tuples (case_weight) */
     const gen_class *classes;
@@ -156,8 +157,13 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
     uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
     for (unsigned first = from; first < to; first += BLOCK) {
         unsigned m = to - first < BLOCK ? to - first : BLOCK;
-        eng_make_cases(&j->sl->in, j->o->seed, j->sl->start + first, m, j->classes, j->n_classes,
-                       j->sl->words + (size_t)first * op->n_in, j->sl->host + (size_t)first * op->n_out, v);
+        uint32_t *words = j->sl->words + (size_t)first * op->n_in;
+        eng_make_cases(&j->sl->in, j->o->seed, j->sl->start + first, m, j->classes, j->n_classes, words,
+                       j->sl->host + (size_t)first * op->n_out, v);
+        /* Into the upload buffer while the words are in this core's cache.
+         * The copy in host memory stays for check: mapped device memory may
+         * be uncached, slow to read back. */
+        memcpy(j->upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
         for (unsigned t = 0; t < m; t++) {
             unsigned i = first + t;
             uint64_t idx = j->sl->start + i;
@@ -201,6 +207,7 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         memset(&jobs[k], 0, sizeof jobs[k]);
         jobs[k].o = o;
         jobs[k].sl = sl;
+        jobs[k].upload = vkr_batch_input(sl->batch);
         jobs[k].next_chunk = &next_chunk;
         jobs[k].chunk = FILL_CHUNK / weight ? FILL_CHUNK / weight : 1;
         jobs[k].classes = s->classes;
@@ -220,7 +227,6 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         else
             free(jobs[k].audit_failure);
     }
-    memcpy(vkr_batch_input(sl->batch), sl->words, (size_t)sl->count * op->n_in * 4);
 }
 
 /* What check needs of each disagreement before it records them in case
