@@ -41,8 +41,8 @@ static void emit(word_list *l, uint32_t op, const uint32_t *w, const char *kinds
 }
 
 /* The opcodes the lowerings and the scaffold write, by their assembly
- * names.  The names and numbers both come from the SPIR-V headers (Op(X)
- * names SpvOpX), so a row cannot pair a name with another's number. */
+ * names.  The names and numbers both come from the SPIR-V headers (OP(x)
+ * is "Opx" and SpvOpx), so a row cannot pair a name with another's number. */
 typedef struct {
     const char *name;
     uint32_t value;
@@ -68,10 +68,11 @@ static named opcodes[] = {
 static named glsl_instructions[] = {GLSL(Fma), GLSL(FindUMsb)};
 #undef GLSL
 
-static void not_in_table(const char *name, size_t len, const char *fmt)
+/* A lowering's mistake (a tiefuzz bug), which the tests building every
+ * op's modules meet first. */
+static void bad_instruction(const char *fmt, const char *why, const char *token, size_t len)
 {
-    fprintf(stderr, "tiefuzz: SPIR-V builder: '%.*s' in \"%s\" is not in its table (a tiefuzz bug)\n", (int)len,
-            name, fmt);
+    fprintf(stderr, "tiefuzz: SPIR-V builder: \"%s\": %s '%.*s' (a tiefuzz bug)\n", fmt, why, (int)len, token);
     exit(4);
 }
 
@@ -85,8 +86,6 @@ static void sort_tables(void)
           by_name);
 }
 
-/* A lowering naming an instruction the table lacks is a tiefuzz bug that
- * the tests building every op's modules meet first. */
 static uint32_t lookup_name(const named *table, size_t n, const char *name, size_t len, const char *fmt)
 {
     char key[48];
@@ -97,7 +96,7 @@ static uint32_t lookup_name(const named *table, size_t n, const char *name, size
         if (hit)
             return hit->value;
     }
-    not_in_table(name, len, fmt);
+    bad_instruction(fmt, "no row in the builder's table for", name, len);
     return 0;
 }
 
@@ -135,7 +134,7 @@ static void encode(word_list *l, unsigned result, unsigned type, const char *fmt
             break;
         len = strcspn(p, " ");
         if (n == MAX_WORDS - 2)
-            not_in_table(p, len, "(too many operands)");
+            bad_instruction(fmt, "too many operands at", p, len);
         if (len == 1 && (*p == '$' || *p == '#')) {
             operand_kinds[n] = *p == '$' ? 'i' : 'l';
             operands[n++] = va_arg(ap, unsigned);
@@ -143,7 +142,7 @@ static void encode(word_list *l, unsigned result, unsigned type, const char *fmt
             operand_kinds[n] = 'l';
             operands[n++] = (uint32_t)strtoul(p, NULL, 10);
         } else {
-            not_in_table(p, len, fmt);
+            bad_instruction(fmt, "not $, # or a number:", p, len);
         }
     }
     unsigned k = 0, from = 0;

@@ -9,6 +9,7 @@
 #define TIEFUZZ_SPV_BUILDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum { T_VOID, T_BOOL, T_U32, T_I32, T_U64, T_F16, T_F32, T_F64, T_V2U32, T_V2F16, T_TYPE_COUNT } sb_type;
