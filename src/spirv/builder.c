@@ -297,37 +297,20 @@ unsigned sb_op(spv_builder *b, sb_type result, const char *fmt, ...)
     return id;
 }
 
-void sb_stmt(spv_builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    encode(&b->body, 0, 0, fmt, ap);
-    va_end(ap);
-}
-
-void sb_decoration(spv_builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    encode(&b->decorations, 0, 0, fmt, ap);
-    va_end(ap);
-}
-
-void sb_global(spv_builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    encode(&b->globals, 0, 0, fmt, ap);
-    va_end(ap);
-}
-
-void sb_preamble(spv_builder *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    encode(&b->preamble, 0, 0, fmt, ap);
-    va_end(ap);
-}
+/* sb_stmt, sb_decoration, sb_global, sb_preamble: an instruction in one section. */
+#define SECTION_WRITER(name, section)                    \
+    void name(spv_builder *b, const char *fmt, ...)      \
+    {                                                    \
+        va_list ap;                                      \
+        va_start(ap, fmt);                               \
+        encode(&b->section, 0, 0, fmt, ap);              \
+        va_end(ap);                                      \
+    }
+SECTION_WRITER(sb_stmt, body)
+SECTION_WRITER(sb_decoration, decorations)
+SECTION_WRITER(sb_global, globals)
+SECTION_WRITER(sb_preamble, preamble)
+#undef SECTION_WRITER
 
 void sb_preamble_named(spv_builder *b, uint32_t op, const uint32_t *before, const char *before_kinds,
                        const char *name, const uint32_t *after, const char *after_kinds)
