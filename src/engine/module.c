@@ -25,23 +25,25 @@ static const char *body(void *ctx, spv_builder *b, const unsigned *in_words, uns
 /* Tile ops run one invocation per output word. */
 static unsigned per_tuple_of(const isa_op *op) { return op->impl->lower_tile ? op->n_out : 1; }
 
-static const char *build_words(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k)
+/* The built-in module, or -1 with why not in err. */
+static int build_kernel(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_kernel *k, char *err,
+                        size_t errn)
 {
-    if (!in->op->translated)
-        return "this op is not translated (see doc/translation.md); only its host model exists";
     body_ctx c = {in, l};
-    return spv_kernel_build(in->op->n_in, in->op->n_out, per_tuple_of(in->op), &dev->caps, body, &c, k);
+    const char *why = !in->op->translated
+                          ? "this op is not translated (see doc/translation.md); only its host model exists"
+                          : spv_kernel_build(in->op->n_in, in->op->n_out, per_tuple_of(in->op), &dev->caps, body, &c, k);
+    if (why)
+        snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
+    return why ? -1 : 0;
 }
 
 int eng_module_words(const isa_instance *in, isa_lowering l, const vkd_info *dev, spv_module *out, char *err,
                      size_t errn)
 {
     spv_kernel k;
-    const char *why = build_words(in, l, dev, &k);
-    if (why) {
-        snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
+    if (build_kernel(in, l, dev, &k, err, errn))
         return -1;
-    }
     out->words = k.words;
     out->count = k.count;
     return 0;
@@ -64,11 +66,8 @@ int eng_module_build(const isa_instance *in, isa_lowering l, const vkd_info *dev
 {
     memset(out, 0, sizeof *out);
     spv_kernel k;
-    const char *why = build_words(in, l, dev, &k);
-    if (why) {
-        snprintf(err, errn, "%s: %s lowering: %s", in->op->name, isa_lowering_name(l), why);
+    if (build_kernel(in, l, dev, &k, err, errn))
         return -1;
-    }
     out->spv.words = k.words;
     out->spv.count = k.count;
     k.words = NULL;

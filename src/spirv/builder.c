@@ -350,11 +350,18 @@ unsigned sb_glsl(spv_builder *b, sb_type result, const char *fmt, ...)
     unsigned n = 4;
     va_list ap;
     va_start(ap, fmt);
-    for (const char *p = fmt + len; *p; p++)
-        if (*p == '$' && n < 8) {
-            kinds[n] = 'i';
-            w[n++] = va_arg(ap, unsigned);
-        }
+    for (const char *p = fmt + len; *p; p += len) {
+        p += strspn(p, " ");
+        if (!*p)
+            break;
+        len = strcspn(p, " ");
+        if (len != 1 || *p != '$')
+            bad_instruction(fmt, "not $:", p, len);
+        if (n == 8)
+            bad_instruction(fmt, "too many operands at", p, len);
+        kinds[n] = 'i';
+        w[n++] = va_arg(ap, unsigned);
+    }
     va_end(ap);
     emit(&b->body, SpvOpExtInst, w, kinds, n);
     return id;
