@@ -23,6 +23,25 @@
  * half.  IADD3: two unnegated halves cannot sum to all ones; a half C reaches
  * it only from a t (after the shift) below 2^16 (-C) or above 0xffff0000 (+C,
  * not after .RS, nor from two unnegated halves without .LS). */
+/* IMUL_IMM16 with a zero immediate adds C alone, which never carries: its
+ * carry class is out of reach (a case is not built four times for nothing),
+ * and within reach under any other immediate. */
+static void zero_immediate_carry(void)
+{
+    isa_instance in;
+    isa_instance_default(&in, isa_op_find("maxwell.imul_imm16"));
+    gen_rng r = {7};
+    uint32_t w[ISA_MAX_IN];
+    unsigned reached[2] = {0};
+    for (uint32_t imm = 0; imm < 2; imm++) {
+        in.ctrl[CTRL_IMM] = imm ? 0x8001 : 0;
+        for (int i = 0; i < 100; i++)
+            reached[imm] += maxwell_construct(&in, GEN_CARRY, &r, w);
+    }
+    CHECK(reached[0] == 0 && reached[1] == 100, "imul_imm16's carry within reach: %u of 100 with imm 0, %u with 0x8001",
+          reached[0], reached[1]);
+}
+
 static void maxwell_carry_in(void)
 {
     /* Half the carry cases aim at a carry-in; IADD3 aims one add or both, and where the two
@@ -395,6 +414,7 @@ int main(void)
                    100.0 * at_result[GEN_SUBNORMAL] / per_class, 100.0 * subnormal_ties / per_class);
     }
     maxwell_carry_in();
+    zero_immediate_carry();
     closed_lane_rates();
     packed_lanes_placed();
     /* Same seed, same cases, whatever order they are asked for in. */

@@ -2,11 +2,15 @@
  * closed form) against the step-by-step model, under every combination of
  * XMAD's and IADD3's controls and every CSFU reading: 61 tuples each, words
  * with halves at 0, 1, 0x7fff, 0x8000 and 0xffff half the time (the carries,
- * zeros and signs), CC words with every flag pattern and noise above it.  selftest samples the
- * controls; this covers them all. */
+ * zeros and signs), CC words with every flag pattern and noise above it; and
+ * the verdicts campaigns make many at a time (maxwell_fast_verdicts: the
+ * batch's outputs, maxwell_classify_many's classes) against
+ * maxwell_classify.  selftest samples the controls; this covers them all. */
 #include <stdio.h>
+#include <string.h>
 #include "check.h"
 #include "gen/gen.h"
+#include "isa/classify.h"
 #include "isa/maxwell.h"
 
 enum { TUPLES = 61 };  /* not a multiple of any vector width: the loops' scalar tails run too */
@@ -43,6 +47,22 @@ static void compare(const isa_instance *in, gen_rng *r, unsigned index)
         CHECK(same, "%s controls #%u imm %x csfu %d: tuple %08x %08x %08x %08x: batch %08x %x, model %08x %x", op->name,
               index, in->ctrl[CTRL_IMM], in->param[PARAM_CSFU], tw[0], tw[1], op->n_in > 2 ? tw[2] : 0,
               op->n_in > 3 ? tw[3] : 0, batch[t * op->n_out], cc_b, one[0], cc_m);
+        if (!same)
+            return;
+    }
+    /* The verdicts campaigns make many at a time: the classes as
+     * maxwell_classify gives them a tuple at a time, the outputs the batch's. */
+    isa_verdict v[TUPLES];
+    uint32_t want[TUPLES] = {0}, outs[TUPLES * 2];
+    maxwell_fast_verdicts(in, w, TUPLES, outs, v, want);
+    for (unsigned t = 0; t < TUPLES; t++) {
+        const uint32_t *tw = w + t * op->n_in;
+        uint32_t classes = maxwell_classify(in, tw, NULL, 0);
+        bool same = v[t].classes == classes && v[t].tie_exp == ISA_NO_EXPONENT &&
+                    !memcmp(outs + t * op->n_out, batch + t * op->n_out, op->n_out * sizeof *outs);
+        CHECK(same, "%s controls #%u imm %x: tuple %08x %08x %08x %08x: classes %x, maxwell_classify %x", op->name,
+              index, in->ctrl[CTRL_IMM], tw[0], tw[1], op->n_in > 2 ? tw[2] : 0, op->n_in > 3 ? tw[3] : 0,
+              v[t].classes, classes);
         if (!same)
             return;
     }

@@ -79,18 +79,28 @@ static inline uint32_t cc_word(uint32_t cc_mask, uint32_t x, uint32_t d, uint32_
     return (flags & cc_mask) | (cc_in & 0xf & ~cc_mask);
 }
 
+/* IADD3's two sums, 33 bits each: s1 = a + b + carry-in, s2 = s1 shifted + c + carry-in. */
+static inline void iadd3_sums(const iadd3_masks *mp, const uint32_t *w, uint64_t *s1_out, uint64_t *s2_out)
+{
+    const iadd3_masks m = *mp;
+    uint32_t ra = w[0], sb = w[1], rc = w[2], cc_in = w[3];
+    uint32_t a = ((ra >> m.a_shift) & m.a_mask) ^ m.nega;
+    uint32_t b = (((sb >> m.b_shift) & m.b_mask) | m.b_const) ^ m.negb;
+    uint32_t c = ((rc >> m.c_shift) & m.c_mask) ^ m.negc;
+    uint32_t cin1 = ((cc_in >> 3) & m.x) | m.cin1, cin2 = ((cc_in >> 2) & m.x) | m.cin2;
+    uint64_t s1 = (uint64_t)a + b + cin1;
+    uint32_t shifted = (uint32_t)((s1 >> m.rs) << m.ls);  /* .RS keeps bit 32: a 33-bit shift */
+    *s1_out = s1;
+    *s2_out = (uint64_t)shifted + c + cin2;
+}
+
 LANES_ENTRY void iadd3_many(const iadd3_masks *mp, const uint32_t *restrict w, size_t n, uint32_t *restrict out)
 {
     const iadd3_masks m = *mp;
     for (size_t t = 0; t < n; t++) {
-        uint32_t ra = w[4 * t], sb = w[4 * t + 1], rc = w[4 * t + 2], cc_in = w[4 * t + 3];
-        uint32_t a = ((ra >> m.a_shift) & m.a_mask) ^ m.nega;
-        uint32_t b = (((sb >> m.b_shift) & m.b_mask) | m.b_const) ^ m.negb;
-        uint32_t c = ((rc >> m.c_shift) & m.c_mask) ^ m.negc;
-        uint32_t cin1 = ((cc_in >> 3) & m.x) | m.cin1, cin2 = ((cc_in >> 2) & m.x) | m.cin2;
-        uint64_t s1 = (uint64_t)a + b + cin1;
-        uint32_t shifted = (uint32_t)((s1 >> m.rs) << m.ls);  /* .RS keeps bit 32: a 33-bit shift */
-        uint64_t s2 = (uint64_t)shifted + c + cin2;
+        uint32_t cc_in = w[4 * t + 3];
+        uint64_t s1, s2;
+        iadd3_sums(&m, w + 4 * t, &s1, &s2);
         uint32_t d = (uint32_t)s2;
         out[2 * t] = d;
         out[2 * t + 1] = cc_word(m.cc, m.x, d, cc_in, (uint32_t)(s2 >> 32), (uint32_t)(s1 >> 32));
@@ -132,19 +142,28 @@ static xmad_masks xmad_decode(const maxwell_xmad_ctl *c, int csfu)
 
 static inline int32_t ext16(uint32_t h, uint32_t sign) { return (int32_t)((h ^ sign) - sign); }
 
+/* XMAD's sum before .MRG, 34 bits: the product, the addend and the carry-ins. */
+static inline uint64_t xmad_sum(const xmad_masks *mp, const uint32_t *w)
+{
+    const xmad_masks m = *mp;
+    uint32_t ra = w[0], sc = w[2], cc_in = w[3];
+    uint32_t sb = (w[1] & m.b_mask) | m.b_const;
+    int32_t pa = ext16((ra >> m.a_shift) & 0xffff, m.a_sign);
+    int32_t pb = ext16((sb >> m.b_shift) & 0xffff, m.b_sign);
+    uint32_t p = ((uint32_t)pa * (uint32_t)pb) << m.psl;
+    uint32_t fixup = csfu_fixup(m.csfu, pa, pb, (ra >> m.a_other) & 0xffff, (sb >> m.b_other) & 0xffff);
+    uint32_t cv = ((sc >> m.c_shift) & m.c_mask) + ((sb << 16) & m.cbcc) - fixup;
+    uint32_t cin = (((cc_in >> 2) & 1) + ((cc_in >> 3) & 1)) & (0 - m.x);
+    return (uint64_t)p + cv + cin;
+}
+
 LANES_ENTRY void xmad_many(const xmad_masks *mp, const uint32_t *restrict w, size_t n, uint32_t *restrict out)
 {
     const xmad_masks m = *mp;
     for (size_t t = 0; t < n; t++) {
-        uint32_t ra = w[4 * t], sc = w[4 * t + 2], cc_in = w[4 * t + 3];
+        uint32_t cc_in = w[4 * t + 3];
         uint32_t sb = (w[4 * t + 1] & m.b_mask) | m.b_const;
-        int32_t pa = ext16((ra >> m.a_shift) & 0xffff, m.a_sign);
-        int32_t pb = ext16((sb >> m.b_shift) & 0xffff, m.b_sign);
-        uint32_t p = ((uint32_t)pa * (uint32_t)pb) << m.psl;
-        uint32_t fixup = csfu_fixup(m.csfu, pa, pb, (ra >> m.a_other) & 0xffff, (sb >> m.b_other) & 0xffff);
-        uint32_t cv = ((sc >> m.c_shift) & m.c_mask) + ((sb << 16) & m.cbcc) - fixup;
-        uint32_t cin = (((cc_in >> 2) & 1) + ((cc_in >> 3) & 1)) & (0 - m.x);
-        uint64_t sum = (uint64_t)p + cv + cin;
+        uint64_t sum = xmad_sum(&m, w + 4 * t);
         uint32_t d = (uint32_t)sum;
         d = (d & ~(m.mrg & 0xffff0000u)) | ((sb << 16) & m.mrg);
         out[2 * t] = d;
@@ -230,5 +249,122 @@ void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n,
     case MAXWELL_IMAD_HI_S32:
         imad_hi_s32_many(in->param[PARAM_CSFU], words, n, out);
         break;
+    }
+}
+
+/* ---- the classes a tuple reaches, many at a time ----
+ * maxwell_classify's answers (maxwell_construct.c says what each class
+ * means), with the controls read once a batch and no branch a tuple: the
+ * carries from the sums above with .CC on and .MRG off, as maxwell_classify
+ * evaluates them.  Held to maxwell_classify by test maxwell-batch (every
+ * control), selftest and every campaign's audit. */
+
+#define CLASS_BIT(cond, cls) ((uint32_t)(cond) << (cls))
+
+/* A half at 0x7fff, 0x8000, 0xffff, 0 or 1. */
+static inline uint32_t sign_half_at(uint32_t h)
+{
+    uint32_t x = h & 0xffff;
+    return (uint32_t)(((x + 1) & 0xffff) <= 2) | (uint32_t)(x - 0x7fff <= 1);
+}
+
+static inline uint32_t one_half_zero(uint32_t x) { return (uint32_t)((x & 0xffff) == 0) ^ (uint32_t)((x >> 16) == 0); }
+
+LANES_ENTRY void xmad_classes(const xmad_masks *mp, bool sb_word, bool merge_reads, const uint32_t *restrict w,
+                              size_t n, uint32_t *restrict classes)
+{
+    const xmad_masks m = *mp;
+    uint32_t word = all_if(sb_word), merge = all_if(merge_reads);
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *tw = w + 4 * t;
+        uint32_t sb = (tw[1] & m.b_mask) | m.b_const;
+        uint32_t sign = sign_half_at(tw[0] >> m.a_shift) | sign_half_at(sb >> m.b_shift);
+        uint32_t zero = one_half_zero(tw[0]) | (one_half_zero(tw[1]) & word);
+        uint32_t merged = (uint32_t)((sb & 0xffff) != (sb >> 16)) & merge;
+        uint32_t carry = (uint32_t)((xmad_sum(&m, tw) >> 32) != 0);
+        classes[t] = CLASS_BIT(1, GEN_RANDOM) | CLASS_BIT(sign, GEN_SIGN) | CLASS_BIT(zero, GEN_ZERO_HALF) |
+                     CLASS_BIT(merged, GEN_MERGE) | CLASS_BIT(carry, GEN_CARRY);
+    }
+}
+
+/* parts[i]: 0 whole, 1 low half, 2 high half, as CTRL_A_PART + i. */
+LANES_ENTRY void iadd3_classes(const iadd3_masks *mp, const uint32_t *parts, uint32_t low_carry_on,
+                               const uint32_t *restrict w, size_t n, uint32_t *restrict classes)
+{
+    const iadd3_masks m = *mp;
+    uint32_t low[3], whole[3];
+    for (int i = 0; i < 3; i++) {
+        low[i] = all_if(parts[i] == 1);
+        whole[i] = all_if(parts[i] == 0);
+    }
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *tw = w + 4 * t;
+        uint64_t s1, s2;
+        iadd3_sums(&m, tw, &s1, &s2);
+        /* The low halves of the words as given (negated where asked), not of the parts. */
+        uint32_t a = tw[0] ^ m.nega, b = tw[1] ^ m.negb;
+        uint32_t low_carry = (uint32_t)((a & 0xffff) + (b & 0xffff) > 0xffff) & low_carry_on;
+        uint32_t carry = (uint32_t)(s2 >> 32) | (uint32_t)(s1 >> 32) | low_carry;
+        uint32_t sign = 0, zero = 0;
+        for (int i = 0; i < 3; i++) {
+            uint32_t h = (tw[i] & low[i]) | ((tw[i] >> 16) & ~low[i]);
+            sign |= sign_half_at(h) | (sign_half_at(tw[i]) & whole[i]);
+            zero |= one_half_zero(tw[i]);
+        }
+        classes[t] = CLASS_BIT(1, GEN_RANDOM) | CLASS_BIT(sign, GEN_SIGN) | CLASS_BIT(zero, GEN_ZERO_HALF) |
+                     CLASS_BIT(carry, GEN_CARRY);
+    }
+}
+
+/* The sequences: a, b (the immediate where b_fixed), c the addend. */
+LANES_ENTRY void seq_classes(int form, uint32_t b_fixed, bool b_is_fixed, const uint32_t *restrict w, size_t n,
+                             uint32_t *restrict classes)
+{
+    unsigned ni = b_is_fixed ? 2 : 3;
+    uint32_t fixed = all_if(b_is_fixed);
+    uint32_t merge_on = all_if(form == MAXWELL_IMAD_LO);
+    bool hi = form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32;
+    for (size_t t = 0; t < n; t++) {
+        const uint32_t *tw = w + ni * t;
+        uint32_t a = tw[0], b = (b_fixed & fixed) | (tw[1] & ~fixed), c = tw[ni - 1];
+        uint32_t sign = sign_half_at(a) | sign_half_at(a >> 16) | sign_half_at(b) | sign_half_at(b >> 16);
+        uint32_t zero = one_half_zero(a) | one_half_zero(b);
+        uint32_t merged = (uint32_t)((b & 0xffff) != (b >> 16)) & merge_on;
+        uint64_t a0 = a & 0xffff, a1 = a >> 16, b0 = b & 0xffff, b1 = b >> 16;
+        uint64_t middle = a0 * b1 + a1 * b0 + ((a0 * b0) >> 16);  /* needs 33 bits where it carries */
+        uint64_t low = (uint64_t)(a * b) + c;
+        uint32_t carry = (uint32_t)(((hi ? middle : low) >> 32) != 0);
+        classes[t] = CLASS_BIT(1, GEN_RANDOM) | CLASS_BIT(sign, GEN_SIGN) | CLASS_BIT(zero, GEN_ZERO_HALF) |
+                     CLASS_BIT(merged, GEN_MERGE) | CLASS_BIT(carry, GEN_CARRY);
+    }
+}
+
+void maxwell_classify_many(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *classes)
+{
+    const uint32_t *c = in->ctrl;
+    switch ((maxwell_form)in->op->form) {
+    case MAXWELL_XMAD: {
+        maxwell_xmad_ctl x = maxwell_xmad_controls(in);
+        x.cc = true;
+        x.mrg = false;
+        xmad_masks m = xmad_decode(&x, in->param[PARAM_CSFU]);
+        bool imm = c[CTRL_SB_KIND] == SB_IMM;
+        bool merge_reads = (c[CTRL_MRG] || c[CTRL_COP] == COP_CBCC) && c[CTRL_B_H1] && !imm;
+        xmad_classes(&m, !imm, merge_reads, words, n, classes);
+        break;
+    }
+    case MAXWELL_IADD3: {
+        maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
+        x.cc = true;
+        iadd3_masks m = iadd3_decode(&x);
+        uint32_t parts[3] = {c[CTRL_A_PART], c[CTRL_A_PART + 1], c[CTRL_A_PART + 2]};
+        iadd3_classes(&m, parts, all_if(x.shift), words, n, classes);
+        break;
+    }
+    default: {
+        bool imm = in->op->form == MAXWELL_IMUL_IMM16;
+        seq_classes(in->op->form, imm ? c[CTRL_IMM] : 0, imm, words, n, classes);
+        break;
+    }
     }
 }

@@ -457,9 +457,23 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
                 uint32_t b = b_index > 0 ? w[1] : c[CTRL_IMM];
                 w[c_index] = 0u - (uint32_t)((uint64_t)w[0] * b) + (uint32_t)gen_below(r, 3);
             }
-            return true;
+            /* A zero immediate leaves C alone, which never carries: out of
+             * reach, not a miss to build three times more. */
+            return b_index > 0 || c[CTRL_IMM] != 0;
         }
     }
     }
     return true;
+}
+
+/* construct for n cases in a row: generation builds a block at a time, and
+ * rebuilds a block's misses together, verdicts and all
+ * (isa_generate_fast_many), where one at a time each rebuild went through
+ * the step model. */
+void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
+                            bool *reachable)
+{
+    unsigned ni = in->op->n_in;
+    for (size_t i = 0; i < n; i++)
+        reachable[i] = maxwell_construct(in, c[i], &r[i], words + i * ni);
 }

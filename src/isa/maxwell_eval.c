@@ -230,3 +230,23 @@ void maxwell_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_
     v->classes = maxwell_classify(in, w, NULL, want);
     v->tie_exp = ISA_NO_EXPONENT;
 }
+
+/* maxwell_fast for n tuples in a row, as campaigns verify them: the outputs
+ * from the batch path (the sequences in straight 64-bit arithmetic, where
+ * maxwell_eval interprets each step: three quarters of a generated
+ * IMUL_IMM16 case), the classes from maxwell_classify_many. */
+void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
+                           const uint32_t *want)
+{
+    (void)want;  /* the classes come from the words alone */
+    enum { CHUNK = 256 };
+    uint32_t classes[CHUNK];
+    unsigned ni = in->op->n_in;
+    maxwell_fast_batch(in, words, n, out);
+    for (size_t first = 0; first < n; first += CHUNK) {
+        size_t m = n - first < CHUNK ? n - first : CHUNK;
+        maxwell_classify_many(in, words + first * ni, m, classes);
+        for (size_t i = 0; i < m; i++)
+            v[first + i] = (isa_verdict){.classes = classes[i], .tie_exp = ISA_NO_EXPONENT};
+    }
+}

@@ -76,9 +76,11 @@ static void controls_drawn(isa_instance *in)
 }
 
 const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .lower = maxwell_lower,
-                                      .construct = maxwell_construct, .classify = maxwell_classify,
+                                      .construct = maxwell_construct,
+                                      .construct_many = maxwell_construct_many, .classify = maxwell_classify,
                                       .controls_for = controls_for, .fast = maxwell_fast,
-                                      .fast_batch = maxwell_fast_batch, .controls_drawn = controls_drawn};
+                                      .fast_batch = maxwell_fast_batch,
+                                      .fast_verdicts = maxwell_fast_verdicts, .controls_drawn = controls_drawn};
 
 /* The words of a tuple: a list, and its length. */
 #define IN(...) .in = (const isa_word[]){__VA_ARGS__}, .n_in = sizeof (isa_word[]){__VA_ARGS__} / sizeof (isa_word)
