@@ -79,8 +79,10 @@ static inline uint32_t cc_word(uint32_t cc_mask, uint32_t x, uint32_t d, uint32_
     return (flags & cc_mask) | (cc_in & 0xf & ~cc_mask);
 }
 
-/* IADD3's two sums, 33 bits each: s1 = a + b + carry-in, s2 = s1 shifted + c + carry-in. */
-static inline void iadd3_sums(const iadd3_masks *mp, const uint32_t *w, uint64_t *s1_out, uint64_t *s2_out)
+/* IADD3's two sums, 33 bits each: s1 = a + b + carry-in, s2 = s1 shifted + c + carry-in;
+ * and low, the first sum's carry out of bit 15 (0 or 1). */
+static inline void iadd3_sums(const iadd3_masks *mp, const uint32_t *w, uint64_t *s1_out, uint64_t *s2_out,
+                              uint32_t *low)
 {
     const iadd3_masks m = *mp;
     uint32_t ra = w[0], sb = w[1], rc = w[2], cc_in = w[3];
@@ -92,6 +94,7 @@ static inline void iadd3_sums(const iadd3_masks *mp, const uint32_t *w, uint64_t
     uint32_t shifted = (uint32_t)((s1 >> m.rs) << m.ls);  /* .RS keeps bit 32: a 33-bit shift */
     *s1_out = s1;
     *s2_out = (uint64_t)shifted + c + cin2;
+    *low = ((a & 0xffff) + (b & 0xffff) + cin1) >> 16;
 }
 
 LANES_ENTRY void iadd3_many(const iadd3_masks *mp, const uint32_t *restrict w, size_t n, uint32_t *restrict out)
@@ -100,7 +103,9 @@ LANES_ENTRY void iadd3_many(const iadd3_masks *mp, const uint32_t *restrict w, s
     for (size_t t = 0; t < n; t++) {
         uint32_t cc_in = w[4 * t + 3];
         uint64_t s1, s2;
-        iadd3_sums(&m, w + 4 * t, &s1, &s2);
+        uint32_t low;  /* not an output */
+        iadd3_sums(&m, w + 4 * t, &s1, &s2, &low);
+        (void)low;
         uint32_t d = (uint32_t)s2;
         out[2 * t] = d;
         out[2 * t + 1] = cc_word(m.cc, m.x, d, cc_in, (uint32_t)(s2 >> 32), (uint32_t)(s1 >> 32));
@@ -292,22 +297,20 @@ LANES_ENTRY void iadd3_classes(const iadd3_masks *mp, const uint32_t *parts, uin
                                const uint32_t *restrict w, size_t n, uint32_t *restrict classes)
 {
     const iadd3_masks m = *mp;
-    uint32_t low[3], whole[3];
+    uint32_t low_half[3], whole[3];
     for (int i = 0; i < 3; i++) {
-        low[i] = all_if(parts[i] == 1);
+        low_half[i] = all_if(parts[i] == 1);
         whole[i] = all_if(parts[i] == 0);
     }
     for (size_t t = 0; t < n; t++) {
         const uint32_t *tw = w + 4 * t;
         uint64_t s1, s2;
-        iadd3_sums(&m, tw, &s1, &s2);
-        /* The low halves of the words as given (negated where asked), not of the parts. */
-        uint32_t a = tw[0] ^ m.nega, b = tw[1] ^ m.negb;
-        uint32_t low_carry = (uint32_t)((a & 0xffff) + (b & 0xffff) > 0xffff) & low_carry_on;
-        uint32_t carry = (uint32_t)(s2 >> 32) | (uint32_t)(s1 >> 32) | low_carry;
+        uint32_t low;
+        iadd3_sums(&m, tw, &s1, &s2, &low);
+        uint32_t carry = (uint32_t)(s2 >> 32) | (uint32_t)(s1 >> 32) | (low & low_carry_on);
         uint32_t sign = 0, zero = 0;
         for (int i = 0; i < 3; i++) {
-            uint32_t h = (tw[i] & low[i]) | ((tw[i] >> 16) & ~low[i]);
+            uint32_t h = (tw[i] & low_half[i]) | ((tw[i] >> 16) & ~low_half[i]);
             sign |= sign_half_at(h) | (sign_half_at(tw[i]) & whole[i]);
             zero |= one_half_zero(tw[i]);
         }

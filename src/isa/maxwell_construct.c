@@ -161,6 +161,20 @@ static slot slot_of(const maxwell_iadd3_ctl *x, uint32_t *w, int i)
     return (slot){&w[i], part, neg, false, operand(w[i], part, neg)};
 }
 
+/* Operand i of an IADD3 as its first or second add reads it (the part, or
+ * the immediate, negated where asked). */
+static uint32_t iadd3_operand(const maxwell_iadd3_ctl *x, const uint32_t *w, int i)
+{
+    uint32_t word[3] = {w[0], w[1], w[2]};  /* slot_of may write through its word: a copy */
+    return slot_of(x, word, i).value;
+}
+
+/* The first add's carry-in: CC's OF under .X, else 1 where A or B is negated. */
+static uint32_t iadd3_cin1(const maxwell_iadd3_ctl *x, const uint32_t *w)
+{
+    return x->x ? (w[3] >> 3) & 1 : (x->nega || x->negb);
+}
+
 /* Write v into the slot, if it can hold it. */
 static bool slot_put(slot *s, uint32_t v)
 {
@@ -301,8 +315,10 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
         x.cc = true;
         uint32_t cc;
         maxwell_iadd3(&x, w[0], w[1], w[2], w[3], &cc);
-        uint32_t a = x.nega ? ~w[0] : w[0], b = x.negb ? ~w[1] : w[1];
-        bool low_carry = x.shift && (a & 0xffff) + (b & 0xffff) > 0xffff;
+        /* Before a shift, a carry out of the first add's bit 15 (of its
+         * operands as read: the parts, or the immediate, and the carry-in). */
+        uint32_t a = iadd3_operand(&x, w, 0), b = iadd3_operand(&x, w, 1);
+        bool low_carry = x.shift && (a & 0xffff) + (b & 0xffff) + iadd3_cin1(&x, w) > 0xffff;
         if ((cc & (CC_CF | CC_OF)) || low_carry)
             m |= 1u << GEN_CARRY;
         for (int i = 0; i < 3; i++) {
@@ -402,11 +418,16 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
             if (gen_coin(r) && iadd3_carry_in(in, r, w))
                 return true;
             maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
-            if (x.shift && gen_coin(r)) {  /* carry out of bit 15 before the shift */
-                uint32_t a = x.nega ? ~w[0] : w[0];
-                uint32_t need = 0x10000 - (a & 0xffff) + (uint32_t)gen_below(r, 4);
-                uint32_t b = (w[1] & 0xffff0000u) | (need & 0xffff);
-                w[1] = x.negb ? ~b : b;
+            if (x.shift && gen_coin(r)) {
+                /* The first add carries out of bit 15 before the shift: the
+                 * low halves of its operands (the parts, or the immediate)
+                 * and its carry-in sum to 2^16 + k.  B's low half is solved,
+                 * or A's where B is the immediate. */
+                slot a = slot_of(&x, w, 0), b = slot_of(&x, w, 1);
+                slot *solved = b.fixed ? &a : &b;
+                uint32_t other = (b.fixed ? b.value : a.value) & 0xffff;
+                uint32_t low = 0x10000 - other - iadd3_cin1(&x, w) + (uint32_t)gen_below(r, 4);
+                slot_put(solved, (solved->value & 0xffff0000u) | (low & 0xffff));
                 return true;
             }
             /* Otherwise make the second sum carry: Rc = -(first stage) + k. */
