@@ -1,6 +1,7 @@
 /* Case constructors and class verification for the Maxwell integer ops.
  * Classes: carry (sums that carry out of bit 31, or out of bit 15 where a
- * shift follows; where an add has a carry-in, half the cases make it carry
+ * shift follows: IADD3's first add, of the halves it selects and its
+ * carry-in; where an add has a carry-in, half the cases make it carry
  * only because of it: the sum before the carry-in all ones), sign (selected halves at 0x7fff, 0x8000, 0xffff, 0, 1),
  * merge (an Sb whose low half differs from the selected half, where MRG or
  * CBCC read the full Sb), zero-half (one half zero, the other not), random. */
