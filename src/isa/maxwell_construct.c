@@ -151,23 +151,32 @@ typedef struct {
     uint32_t value;
 } slot;
 
-static slot slot_of(const maxwell_iadd3_ctl *x, uint32_t *w, int i)
+/* Which part of its word IADD3's operand i is (a constant-bank Sb is whole), and whether it is negated. */
+static int iadd3_part(const maxwell_iadd3_ctl *x, int i, bool *neg)
+{
+    *neg = i == 0 ? x->nega : i == 1 ? x->negb : x->negc;
+    return i == 0 ? x->apart : i == 1 ? (x->form == SB_CBUF ? 0 : x->bpart) : x->cpart;
+}
+
+/* Operand i of an IADD3 as its adds read it: the part, or the immediate,
+ * negated where asked. */
+static uint32_t iadd3_operand(const maxwell_iadd3_ctl *x, const uint32_t *w, int i)
 {
     if (i == 1 && x->form == SB_IMM) {
         uint32_t b = (x->imm & 0x80000) ? (x->imm | 0xfff00000u) : (x->imm & 0xfffff);
-        return (slot){NULL, 0, x->negb, true, x->negb ? ~b : b};
+        return x->negb ? ~b : b;
     }
-    int part = i == 0 ? x->apart : i == 1 ? (x->form == SB_CBUF ? 0 : x->bpart) : x->cpart;
-    bool neg = i == 0 ? x->nega : i == 1 ? x->negb : x->negc;
-    return (slot){&w[i], part, neg, false, operand(w[i], part, neg)};
+    bool neg;
+    int part = iadd3_part(x, i, &neg);
+    return operand(w[i], part, neg);
 }
 
-/* Operand i of an IADD3 as its first or second add reads it (the part, or
- * the immediate, negated where asked). */
-static uint32_t iadd3_operand(const maxwell_iadd3_ctl *x, const uint32_t *w, int i)
+static slot slot_of(const maxwell_iadd3_ctl *x, uint32_t *w, int i)
 {
-    uint32_t word[3] = {w[0], w[1], w[2]};  /* slot_of may write through its word: a copy */
-    return slot_of(x, word, i).value;
+    bool neg;
+    int part = iadd3_part(x, i, &neg);
+    bool fixed = i == 1 && x->form == SB_IMM;
+    return (slot){fixed ? NULL : &w[i], fixed ? 0 : part, neg, fixed, iadd3_operand(x, w, i)};
 }
 
 /* The first add's carry-in: CC's OF under .X, else 1 where A or B is negated. */

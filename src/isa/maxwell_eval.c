@@ -221,20 +221,17 @@ void maxwell_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_
  * from the words alone (integer ops have no roundings, hence no cells). */
 void maxwell_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_verdict *v, uint32_t want)
 {
-    if (!v) {
+    if (!v)
         maxwell_fast_batch(in, w, 1, out);
-        return;
-    }
-    maxwell_eval(in, w, out, NULL);
-    memset(v, 0, sizeof *v);
-    v->classes = maxwell_classify(in, w, NULL, want);
-    v->tie_exp = ISA_NO_EXPONENT;
+    else
+        maxwell_fast_verdicts(in, w, 1, out, v, &want);
 }
 
-/* maxwell_fast for n tuples in a row, as campaigns verify them: the outputs
- * from the batch path (the sequences in straight 64-bit arithmetic, where
- * maxwell_eval interprets each step: three quarters of a generated
- * IMUL_IMM16 case), the classes from maxwell_classify_many. */
+/* maxwell_fast for n tuples in a row (one at a time too: the one fast
+ * path): the outputs from the batch path (the sequences in straight 64-bit
+ * arithmetic, where maxwell_eval interprets each step: three quarters of a
+ * generated IMUL_IMM16 case), the classes from maxwell_classify_many.  The
+ * step model and maxwell_classify are the exact path's. */
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
