@@ -229,92 +229,115 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     }
 }
 
+/* A batch's disagreements as check finds them: bad_at[c * CHECK_CHUNK + k]
+ * the k-th disagreeing case of chunk c, keys[] beside it, n_found[c] chunk
+ * c's count; the run's, sized for --batch cases. */
+typedef struct {
+    uint32_t *bad_at;
+    eng_finding_key *keys;
+    unsigned *n_found;
+} disagreements;
+
 /* What check needs of each disagreement before it records them in case
- * order: the exact model's re-check of the host outputs and the finding's
- * key.  Both are pure, so the generation threads share them out in chunks:
- * on a device that takes a known liberty (lavapipe's unfused Fma) a quarter
- * of the cases disagree, and on one thread these two steps were half the
- * campaign's time.  The key's kind asks whether a final rounding was a tie:
+ * order: the comparison of host and device outputs, the exact model's
+ * re-check of the host outputs and the finding's key.  All are pure, so the
+ * generation threads share them out a chunk of the batch at a time, each
+ * chunk compared and its disagreements re-checked while its words are in
+ * the thread's cache.  On a device that takes a known liberty (lavapipe's
+ * unfused Fma) a quarter of the cases disagree, and on one thread the
+ * re-check and keys were half the campaign's time; compared on one thread
+ * before them, the batch's outputs came in from memory twice (the
+ * comparison 4-12 ms of a 2M-case v_fmaak_f32 campaign's 110, the same
+ * pass again 2.8). The key's kind asks whether a final rounding was a tie:
  * the case's verdict says (sl->tie, kept by fill_range), the same answer the
  * exact model's trace gives wherever the verdicts are audited (the --audit
  * sample, and case by case in tests), so the re-check runs the model without
  * a trace: with the class's division a disagreement gone too (check), a
  * --ctrl '' v_fma_f32 campaign on lavapipe went from 981 to 946
  * instructions a case (callgrind, the whole process). */
+#define CHECK_CHUNK 1024u
 typedef struct {
     _Alignas(64) const run_state *s;
     const slot *sl;
-    const uint32_t *bad_at;  /* the disagreeing cases of the batch, in order */
-    unsigned n_bad;
     const uint32_t *device;
     atomic_uint *next_chunk;
-    eng_finding_key *keys;  /* keys[k]: bad_at[k]'s */
-    char *audit_failure;    /* this job's earliest re-check failure (malloc'd), or NULL */
-    unsigned failure_at;    /* its case within the batch */
-} recheck_job;
+    disagreements *found;
+    char *audit_failure;  /* this job's earliest re-check failure (malloc'd), or NULL */
+    unsigned failure_at;  /* its case within the batch */
+} check_job;
 
-/* Disagreements a chunk: a few microseconds of the exact model each, so
- * that a batch's few hundred still spread over the threads. */
-#define RECHECK_CHUNK 64u
-
-static void *recheck_chunks(void *arg)
+/* The exact model's re-check of one disagreement, and its key. */
+static void recheck_one(check_job *j, unsigned i, uint64_t signature[KIND_COUNT], bool signed_kind[KIND_COUNT],
+                        eng_finding_key *key)
 {
-    recheck_job *j = arg;
     const isa_instance *in = &j->sl->in;
     const isa_op *op = in->op;
-    bool audit = isa_has_fast(op);
+    const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+    uint32_t exact[ISA_MAX_OUT];
+    op->impl->eval(in, w, exact, NULL);
+    bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
+    for (unsigned k = 0; k < op->n_out; k++)
+        differ |= exact[k] != h[k];
+    if (differ && isa_has_fast(op) && !j->audit_failure && (j->audit_failure = audit_case(in, w, h, NULL, 0)))
+        j->failure_at = i;
+    eng_kind k = eng_kind_of(op, j->sl->tie[i], h, j->device + (size_t)i * op->n_out);
+    if (!signed_kind[k]) {
+        signature[k] = eng_findings_signature(j->s->findings, in, k);
+        signed_kind[k] = true;
+    }
+    *key = (eng_finding_key){k, signature[k]};
+}
+
+static void *check_chunks(void *arg)
+{
+    check_job *j = arg;
+    const isa_op *op = j->sl->in.op;
+    bool strict_nan = j->s->o->strict_nan;
     /* The batch shares one instance: a signature depends on the kind alone. */
     uint64_t signature[KIND_COUNT];
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    while (next_chunk(j->next_chunk, j->n_bad, RECHECK_CHUNK, &from, &to))
-        for (unsigned b = from; b < to; b++) {
-            unsigned i = j->bad_at[b];
-            const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
-            uint32_t exact[ISA_MAX_OUT];
-            op->impl->eval(in, w, exact, NULL);
-            bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
-            for (unsigned k = 0; k < op->n_out; k++)
-                differ |= exact[k] != h[k];
-            if (audit && !j->audit_failure && differ &&
-                (j->audit_failure = audit_case(in, w, h, NULL, 0)))
-                j->failure_at = i;
-            eng_kind k = eng_kind_of(op, j->sl->tie[i], h, j->device + (size_t)i * op->n_out);
-            if (!signed_kind[k]) {
-                signature[k] = eng_findings_signature(j->s->findings, in, k);
-                signed_kind[k] = true;
-            }
-            j->keys[b] = (eng_finding_key){k, signature[k]};
+    while (next_chunk(j->next_chunk, j->sl->count, CHECK_CHUNK, &from, &to)) {
+        uint32_t *bad = j->found->bad_at + from;
+        eng_finding_key *keys = j->found->keys + from;
+        unsigned n = eng_compare_buffers(op, j->sl->host + (size_t)from * op->n_out,
+                                         j->device + (size_t)from * op->n_out, to - from, strict_nan, bad);
+        j->found->n_found[from / CHECK_CHUNK] = n;
+        for (unsigned b = 0; b < n; b++) {
+            bad[b] += from;
+            recheck_one(j, bad[b], signature, signed_kind, &keys[b]);
         }
+    }
     return NULL;
 }
 
-/* The re-checks and keys of a batch's disagreements; returns the earliest
- * failing case's message (malloc'd) with its case in *failure_at, or NULL. */
-static char *recheck(const run_state *s, const slot *sl, const uint32_t *bad_at, unsigned n_bad, const uint32_t *device,
-                     eng_finding_key *keys, unsigned *failure_at)
+/* The batch's disagreements into *found, chunk by chunk; returns their total and the earliest failing re-check's
+ * message (malloc'd) in *failure with its case in *failure_at, or NULL. */
+static unsigned compare_and_recheck(const run_state *s, const slot *sl, const uint32_t *device, disagreements *found,
+                                    char **failure, unsigned *failure_at)
 {
     unsigned threads = eng_pool_width(s->pool);
-    if (n_bad < 256)
+    if (sl->count < 4 * CHECK_CHUNK)
         threads = 1;
-    recheck_job jobs[ENG_POOL_MAX];
+    check_job jobs[ENG_POOL_MAX];
     atomic_uint counter = 0;
     for (unsigned k = 0; k < threads; k++)
-        jobs[k] = (recheck_job){.s = s, .sl = sl, .bad_at = bad_at, .n_bad = n_bad, .device = device,
-                                .next_chunk = &counter, .keys = keys};
-    eng_pool_run(s->pool, recheck_chunks, jobs, sizeof jobs[0], threads);
-    recheck_job *first = NULL;
+        jobs[k] = (check_job){.s = s, .sl = sl, .device = device, .next_chunk = &counter, .found = found};
+    eng_pool_run(s->pool, check_chunks, jobs, sizeof jobs[0], threads);
+    check_job *first = NULL;
     for (unsigned k = 0; k < threads; k++)
         if (jobs[k].audit_failure && (!first || jobs[k].failure_at < first->failure_at))
             first = &jobs[k];
     for (unsigned k = 0; k < threads; k++)
         if (&jobs[k] != first)
             free(jobs[k].audit_failure);
-    if (!first)
-        return NULL;
-    *failure_at = first->failure_at;
-    return first->audit_failure;
+    *failure = first ? first->audit_failure : NULL;
+    *failure_at = first ? first->failure_at : 0;
+    unsigned n = 0;
+    for (unsigned c = 0; c * CHECK_CHUNK < sl->count; c++)
+        n += found->n_found[c];
+    return n;
 }
 
 /* Room for one more kept disagreement, growing the array by doubling up to
@@ -334,30 +357,31 @@ static bool keep_room(eng_op_report *r, unsigned keep)
     return true;
 }
 
-static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
+static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
     const uint32_t *dev = vkr_batch_output(sl->batch);
-    unsigned n = eng_compare_buffers(op, sl->host, dev, sl->count, o->strict_nan, bad_at);
+    char *failure;
+    unsigned failure_at;
+    unsigned n = compare_and_recheck(s, sl, dev, found, &failure, &failure_at);
     r->cases += sl->count;
     if (!n)
         return;
     /* The device buffer is reused by minimization: keep this batch's outputs. */
     uint32_t *copy = malloc((size_t)sl->count * op->n_out * 4);
-    eng_finding_key *keys = malloc((size_t)n * sizeof *keys);
-    if (!copy || !keys) {
+    if (!copy) {
         fprintf(stderr, "\ntiefuzz: out of memory checking a batch of %s\n", op->name);
         s->failure = EXIT_INTERNAL;
-        free(copy);
-        free(keys);
+        free(failure);
         return;
     }
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
-    unsigned failure_at = 0;
-    char *failure = recheck(s, sl, bad_at, n, copy, keys, &failure_at);
-    for (unsigned b = 0; b < n; b++) {
-        unsigned i = bad_at[b];
+    for (unsigned b = 0, chunk = 0, in_chunk = 0; b < n; b++, in_chunk++) {
+        while (in_chunk == found->n_found[chunk])
+            chunk++, in_chunk = 0;
+        unsigned i = found->bad_at[chunk * CHECK_CHUNK + in_chunk];
+        eng_finding_key key = found->keys[chunk * CHECK_CHUNK + in_chunk];
         /* eng_case_class's, stepped in fill_range: a division a disagreement
          * was 1% of a campaign on lavapipe. */
         gen_class cls = (gen_class)sl->cls[i];
@@ -390,7 +414,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
         char err[600];
         bool device_error;
         /* After a failure the store only counts (the summary and the findings agree). */
-        if (eng_findings_add_keyed(s->findings, keys[b], &sl->in, w, h, d, sl->start + i,
+        if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i,
                                    cls, s->declared, err, sizeof err,
                                    &device_error) &&
             !s->failure) {
@@ -399,7 +423,6 @@ static void check(run_state *s, eng_op_report *r, slot *sl, uint32_t *bad_at)
         }
     }
     free(failure);  /* not reached: an earlier case ended the batch */
-    free(keys);
     free(copy);
 }
 
@@ -529,7 +552,7 @@ static void prefetch_follow(prefetcher *p, uint64_t at, bool stop)
 }
 
 static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double deadline, slot slots[2],
-                       uint32_t *bad_at)
+                       disagreements *found)
 {
     const op_schedule *sch = ahead->sch;
     const isa_instance *tmpl = sch->tmpl;
@@ -588,7 +611,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
             if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err))
                 return device_failed(r, err);
             prev->busy = false;
-            check(s, r, prev, bad_at);
+            check(s, r, prev, found);
             if (s->audit_failure)
                 return audit_failed(r, s->audit_failure);
             if (s->failure)
@@ -613,7 +636,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
             if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err))
                 return device_failed(r, err);
             slots[i].busy = false;
-            check(s, r, &slots[i], bad_at);
+            check(s, r, &slots[i], found);
             if (s->audit_failure)
                 return audit_failed(r, s->audit_failure);
         }
@@ -626,7 +649,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
 /* One op's campaign: its batches, with the pipelines they will need built
  * ahead where a core is free. */
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
-                  bool fixed_k, double deadline, slot slots[2], uint32_t *bad_at)
+                  bool fixed_k, double deadline, slot slots[2], disagreements *found)
 {
     op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k};
     prefetcher p = {.s = s, .sch = &sch, .total = s->o->cases ? s->o->cases : UINT64_MAX,
@@ -639,7 +662,7 @@ static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, cons
     bool started[PREFETCH_THREADS] = {false};
     for (unsigned k = 0; k < n; k++)
         started[k] = pthread_create(&thread[k], NULL, prefetch_pipelines, &p) == 0;
-    int rc = run_batches(s, r, &p, deadline, slots, bad_at);
+    int rc = run_batches(s, r, &p, deadline, slots, found);
     prefetch_follow(&p, p.at, true);
     for (unsigned k = 0; k < n; k++)
         if (started[k])
@@ -661,7 +684,7 @@ typedef struct {
     char driver[600];            /* the findings' target names it */
     eng_op_report *reports;
     slot slots[2];
-    uint32_t *bad_at;            /* a batch's disagreeing cases (check) */
+    disagreements found;         /* a batch's, as check finds them */
 } run_res;
 
 /* Everything a run needs, in order; 0, or the exit status of what failed
@@ -722,10 +745,12 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         res->slots[i].cls = malloc(o->batch);  /* a slot's count is at most --batch (run_op) */
         res->slots[i].tie = malloc(o->batch);
     }
-    res->bad_at = malloc((size_t)o->batch * sizeof *res->bad_at);
+    res->found.bad_at = malloc((size_t)o->batch * sizeof *res->found.bad_at);
+    res->found.keys = malloc((size_t)o->batch * sizeof *res->found.keys);
+    res->found.n_found = malloc(((size_t)o->batch / CHECK_CHUNK + 1) * sizeof *res->found.n_found);
     if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[0].cls ||
         !res->slots[0].tie || !res->slots[1].words || !res->slots[1].host || !res->slots[1].cls ||
-        !res->slots[1].tie || !res->bad_at) {
+        !res->slots[1].tie || !res->found.bad_at || !res->found.keys || !res->found.n_found) {
         fprintf(stderr, "tiefuzz run: out of memory setting up the run (--batch %u)\n", o->batch);
         return EXIT_INTERNAL;
     }
@@ -752,7 +777,9 @@ static void close_run(run_res *res, run_state *s)
     for (int i = 0; res->reports && i < res->n; i++)
         free(res->reports[i].kept);
     free(res->reports);
-    free(res->bad_at);
+    free(res->found.bad_at);
+    free(res->found.keys);
+    free(res->found.n_found);
     free(res->tmpl);
     if (res->dev)
         vkd_close(res->dev);
@@ -803,7 +830,7 @@ static int run_ops(const eng_options *o, run_res *res, run_state *s)
         eng_cover cov = {0};
         if (!fixed_ctrl)
             eng_cover_make(&res->tmpl[i], o->seed, &cov);
-        int rc = run_op(s, r, &res->tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, res->slots, res->bad_at);
+        int rc = run_op(s, r, &res->tmpl[i], &cov, fixed_ctrl, fixed_k, deadline, res->slots, &res->found);
         r->pairs_legal = cov.legal;
         r->pairs_reached = eng_cover_reached(&cov, r->cover_rows);
         eng_cover_free(&cov);
