@@ -147,42 +147,51 @@ static unsigned case_weight(const isa_op *op) { return op->n_in > 8 ? op->n_in /
 static void fill_range(fill_job *j, unsigned from, unsigned to)
 {
     enum { BLOCK = 256 };
-    const isa_op *op = j->sl->in.op;
+    const slot *sl = j->sl;
+    const isa_op *op = sl->in.op;
     unsigned audit = j->o->audit;
     isa_verdict v[BLOCK];
+    /* The per-case stores below are bytes, which may alias anything: with
+     * the slot's arrays and the statistics reached through j, GCC reloaded
+     * those pointers and counters for every case (fill_range's own loop was
+     * 5% of a v_fmaak_f32 campaign on lavapipe, perf).  In locals they stay
+     * in registers; the statistics go back at the end. */
+    uint8_t *cls = sl->cls, *tie = sl->tie;
+    eng_class_stats stats = j->stats;
     /* Each case's class, and the next index the exact model audits (a
      * multiple of audit), stepped rather than divided for. */
-    uint64_t start = j->sl->start + from;
+    uint64_t start = sl->start + from;
     eng_class_steps steps = eng_class_steps_from(start, j->classes, j->n_classes);
     uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
     for (unsigned first = from; first < to; first += BLOCK) {
         unsigned m = to - first < BLOCK ? to - first : BLOCK;
-        uint32_t *words = j->sl->words + (size_t)first * op->n_in;
-        eng_make_cases(&j->sl->in, j->o->seed, j->sl->start + first, m, j->classes, j->n_classes, words,
-                       j->sl->host + (size_t)first * op->n_out, v);
+        uint32_t *words = sl->words + (size_t)first * op->n_in;
+        eng_make_cases(&sl->in, j->o->seed, sl->start + first, m, j->classes, j->n_classes, words,
+                       sl->host + (size_t)first * op->n_out, v);
         /* Into the upload buffer while the words are in this core's cache.
          * The copy in host memory stays for check: mapped device memory may
          * be uncached, slow to read back. */
         memcpy(j->upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
         for (unsigned t = 0; t < m; t++) {
             unsigned i = first + t;
-            uint64_t idx = j->sl->start + i;
+            uint64_t idx = sl->start + i;
             gen_class c = eng_class_next(&steps);
-            note_classes(&j->stats, c, &v[t]);
-            j->sl->cls[i] = (uint8_t)c;
-            j->sl->tie[i] = v[t].tie_exp != ISA_NO_EXPONENT;
+            note_classes(&stats, c, &v[t]);
+            cls[i] = (uint8_t)c;
+            tie[i] = v[t].tie_exp != ISA_NO_EXPONENT;
             /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-            bool sampled = idx == next_audit;
-            if (sampled)
-                next_audit += audit;
-            if (sampled && isa_has_fast(op)) {
-                const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+            if (idx != next_audit)
+                continue;
+            next_audit += audit;
+            if (isa_has_fast(op)) {
+                const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
                 j->audited++;
-                if (!j->audit_failure && (j->audit_failure = audit_case(&j->sl->in, w, h, &v[t], 1u << c)))
+                if (!j->audit_failure && (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c)))
                     j->audit_index = idx;
             }
         }
     }
+    j->stats = stats;
 }
 
 static void *fill_chunks(void *arg)
