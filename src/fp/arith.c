@@ -46,11 +46,16 @@ static fp_u128 shift_right_jam(fp_u128 x, int n, bool *lost)
 }
 
 
-/* c ? x : y by masks: GCC makes a ?: on the operands of fp_add a branch. */
+/* c ? x : y by masks: GCC makes a ?: on the operands of fp_add a branch.
+ * A 64-bit mask on each half: with a 128-bit mask GCC built and applied
+ * the mask's two halves through memory, about 18 instructions a select
+ * (callgrind of the exact f32 fma, 55 of its 537). */
 static fp_u128 either128(bool c, fp_u128 x, fp_u128 y)
 {
-    fp_u128 m = -(fp_u128)c;
-    return (x & m) | (y & ~m);
+    uint64_t m = -(uint64_t)c;
+    uint64_t lo = ((uint64_t)x & m) | ((uint64_t)y & ~m);
+    uint64_t hi = ((uint64_t)(x >> 64) & m) | ((uint64_t)(y >> 64) & ~m);
+    return (fp_u128)hi << 64 | lo;
 }
 
 static int either_int(bool c, int x, int y)
