@@ -386,6 +386,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
         return;
     }
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
+    bool audited = isa_has_fast(op);
     for (unsigned b = 0, chunk = 0, in_chunk = 0; b < n; b++, in_chunk++) {
         while (in_chunk == found->n_found[chunk])
             chunk++, in_chunk = 0;
@@ -398,7 +399,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
         const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
          * they are believed (the verdicts are audited on the sample, in fill_range). */
-        if (isa_has_fast(op) && !s->audit_failure) {
+        if (audited && !s->audit_failure) {
             r->audited++;
             if (failure && i == failure_at) {
                 s->audit_failure = failure;
