@@ -152,15 +152,10 @@ static void half_sources(const isa_instance *in, const uint32_t *w, uint32_t sel
     }
 }
 
-/* Flattened: the kit's calls (fp_mul, fp_add, fp_round, the trace's
- * steps) are inlined here where the build links with LTO (scripts/
- * bootstrap's release build; elsewhere only this file's helpers).  Called,
- * each took its fp_values by value: the caller stored a value's fields one
- * by one, then copied them with 16-byte loads the CPU cannot forward from
- * the narrower stores, a stall per value (the pattern format.c's value_of
- * avoids inside the kit).  scripts/bench-compare measures the gain in its
- * exact column. */
-__attribute__((flatten)) void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
+/* The model, written once for both uses below: inlined into each, with
+ * the trace a constant NULL in one. */
+static inline __attribute__((always_inline)) void eval_body(const isa_instance *in, const uint32_t *w, uint32_t *out,
+                                                            isa_trace *t)
 {
     const isa_op *op = in->op;
     fp_value s[3];
@@ -259,4 +254,33 @@ __attribute__((flatten)) void rdna2_eval(const isa_instance *in, const uint32_t 
         break;
     }
     }
+}
+
+/* Flattened: the kit's calls (fp_mul, fp_add, fp_round, the trace's
+ * steps) are inlined here where the build links with LTO (scripts/
+ * bootstrap's release build; elsewhere only this file's helpers).  Called,
+ * each took its fp_values by value: the caller stored a value's fields one
+ * by one, then copied them with 16-byte loads the CPU cannot forward from
+ * the narrower stores, a stall per value (the pattern format.c's value_of
+ * avoids inside the kit).  scripts/bench-compare measures the gain in its
+ * exact column.  Two copies: without a trace (a campaign's re-check of
+ * every disagreement, the audit) the trace's steps and the rounding
+ * reports nothing reads fold away. */
+static __attribute__((flatten, noinline)) void eval_traced(const isa_instance *in, const uint32_t *w, uint32_t *out,
+                                                           isa_trace *t)
+{
+    eval_body(in, w, out, t);
+}
+
+static __attribute__((flatten, noinline)) void eval_untraced(const isa_instance *in, const uint32_t *w, uint32_t *out)
+{
+    eval_body(in, w, out, NULL);
+}
+
+void rdna2_eval(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_trace *t)
+{
+    if (t)
+        eval_traced(in, w, out, t);
+    else
+        eval_untraced(in, w, out);
 }
