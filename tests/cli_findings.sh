@@ -70,7 +70,7 @@ for f in files:
     assert fields["class"] == classes[int(fields["case"]) % len(classes)], (f, fields["case"], fields["class"])
 PY
 # The campaign keys a disagreement by the kind its verdict's tie gives
-# (campaign.c's recheck); repro judges the raw finding's case from the exact
+# (campaign.c's recheck_one); repro judges the raw finding's case from the exact
 # model's trace: the two agree, and lavapipe's unfused Fma sends some of the
 # tie class's ties the other way (a tie-direction finding at all).
 grep -qx "kind tie-direction" raw/*.finding && ok || bad "no tie-direction finding on lavapipe's unfused Fma"

@@ -53,7 +53,7 @@ typedef struct {
     vkd_device *dev;
     eng_exec *exec;
     eng_findings *findings;
-    eng_pool *pool;       /* the generation and re-check threads */
+    eng_pool *pool;       /* the generation and check threads */
     const char *declared;
     int failure;          /* exit status of a failure inside a batch check */
     char *audit_failure;  /* the first fast/exact difference found (malloc'd), or NULL */
@@ -238,13 +238,14 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     }
 }
 
-/* A batch's disagreements as check finds them: bad_at[c * CHECK_CHUNK + k]
- * the k-th disagreeing case of chunk c, keys[] beside it, n_found[c] chunk
- * c's count; the run's, sized for --batch cases. */
+/* A batch's disagreements as check finds them: bad_at[c * chunk + k] the
+ * k-th disagreeing case of chunk c, keys[] beside it, n_found[c] chunk c's
+ * count; the run's, sized for --batch cases (and chunks of one case). */
 typedef struct {
     uint32_t *bad_at;
     eng_finding_key *keys;
     unsigned *n_found;
+    unsigned chunk;  /* the batch's cases a chunk: CHECK_CHUNK, fewer for wide tuples (case_weight) */
 } disagreements;
 
 /* What check needs of each disagreement before it records them in case
@@ -253,7 +254,7 @@ typedef struct {
  * generation threads share them out a chunk of the batch at a time, each
  * chunk compared and its disagreements re-checked while its words are in
  * the thread's cache.  On a device that takes a known liberty (lavapipe's
- * unfused Fma) a quarter of the cases disagree, and on one thread the
+ * unfused Fma) about 30% of the fused ops' cases disagree, and on one thread the
  * re-check and keys were half the campaign's time; compared on one thread
  * before them, the batch's outputs came in from memory twice (the
  * comparison 4-12 ms of a 2M-case v_fmaak_f32 campaign's 110, the same
@@ -307,12 +308,13 @@ static void *check_chunks(void *arg)
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    while (next_chunk(j->next_chunk, j->sl->count, CHECK_CHUNK, &from, &to)) {
+    unsigned chunk = j->found->chunk;
+    while (next_chunk(j->next_chunk, j->sl->count, chunk, &from, &to)) {
         uint32_t *bad = j->found->bad_at + from;
         eng_finding_key *keys = j->found->keys + from;
         unsigned n = eng_compare_buffers(op, j->sl->host + (size_t)from * op->n_out,
                                          j->device + (size_t)from * op->n_out, to - from, strict_nan, bad);
-        j->found->n_found[from / CHECK_CHUNK] = n;
+        j->found->n_found[from / chunk] = n;
         for (unsigned b = 0; b < n; b++) {
             bad[b] += from;
             recheck_one(j, bad[b], signature, signed_kind, &keys[b]);
@@ -326,8 +328,11 @@ static void *check_chunks(void *arg)
 static unsigned compare_and_recheck(const run_state *s, const slot *sl, const uint32_t *device, disagreements *found,
                                     char **failure, unsigned *failure_at)
 {
-    unsigned threads = eng_pool_width(s->pool);
-    if (sl->count < 4 * CHECK_CHUNK)
+    /* A tile's exact re-check is thousands of scalar cases' work: its chunks
+     * are smaller, as fill's are. */
+    unsigned threads = eng_pool_width(s->pool), weight = case_weight(sl->in.op);
+    found->chunk = CHECK_CHUNK / weight ? CHECK_CHUNK / weight : 1;
+    if ((uint64_t)sl->count * weight < 4 * CHECK_CHUNK)
         threads = 1;
     check_job jobs[ENG_POOL_MAX];
     atomic_uint counter = 0;
@@ -344,7 +349,7 @@ static unsigned compare_and_recheck(const run_state *s, const slot *sl, const ui
     *failure = first ? first->audit_failure : NULL;
     *failure_at = first ? first->failure_at : 0;
     unsigned n = 0;
-    for (unsigned c = 0; c * CHECK_CHUNK < sl->count; c++)
+    for (unsigned c = 0; c * found->chunk < sl->count; c++)
         n += found->n_found[c];
     return n;
 }
@@ -390,8 +395,8 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
     for (unsigned b = 0, chunk = 0, in_chunk = 0; b < n; b++, in_chunk++) {
         while (in_chunk == found->n_found[chunk])
             chunk++, in_chunk = 0;
-        unsigned i = found->bad_at[chunk * CHECK_CHUNK + in_chunk];
-        eng_finding_key key = found->keys[chunk * CHECK_CHUNK + in_chunk];
+        unsigned i = found->bad_at[chunk * found->chunk + in_chunk];
+        eng_finding_key key = found->keys[chunk * found->chunk + in_chunk];
         /* eng_case_class's, stepped in fill_range: a division a disagreement
          * was 1% of a campaign on lavapipe. */
         gen_class cls = (gen_class)sl->cls[i];
@@ -757,7 +762,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     }
     res->found.bad_at = malloc((size_t)o->batch * sizeof *res->found.bad_at);
     res->found.keys = malloc((size_t)o->batch * sizeof *res->found.keys);
-    res->found.n_found = malloc(((size_t)o->batch / CHECK_CHUNK + 1) * sizeof *res->found.n_found);
+    res->found.n_found = malloc((size_t)o->batch * sizeof *res->found.n_found);
     if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[0].cls ||
         !res->slots[0].tie || !res->slots[1].words || !res->slots[1].host || !res->slots[1].cls ||
         !res->slots[1].tie || !res->found.bad_at || !res->found.keys || !res->found.n_found) {

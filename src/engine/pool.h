@@ -1,6 +1,6 @@
 /* engine/pool: a campaign's worker threads, started once.  A batch's jobs
  * used to get threads of their own, twice a batch (generation, then the
- * re-check of disagreements): on the two-core machine a thread's creation
+ * check of its outputs): on the two-core machine a thread's creation
  * and join cost 50-90 us, and each new thread met cold caches.  A pool
  * wakes the same threads instead. */
 #ifndef TIEFUZZ_ENGINE_POOL_H

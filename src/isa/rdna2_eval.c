@@ -262,10 +262,11 @@ static inline __attribute__((always_inline)) void eval_body(const isa_instance *
  * each took its fp_values by value: the caller stored a value's fields one
  * by one, then copied them with 16-byte loads the CPU cannot forward from
  * the narrower stores, a stall per value (the pattern format.c's value_of
- * avoids inside the kit).  scripts/bench-compare measures the gain in its
- * exact column.  Two copies: without a trace (a campaign's re-check of
- * every disagreement, the audit) the trace's steps and the rounding
- * reports nothing reads fold away. */
+ * avoids inside the kit).  Two copies: without a trace (a campaign's
+ * re-check of every disagreement, minimize, eval, repro, replay; the
+ * audit and selftest ask for the trace) the trace's steps and the rounding
+ * reports nothing reads fold away.  scripts/bench-compare's exact column
+ * measures the untraced copy. */
 static __attribute__((flatten, noinline)) void eval_traced(const isa_instance *in, const uint32_t *w, uint32_t *out,
                                                            isa_trace *t)
 {
