@@ -95,20 +95,18 @@ static void note_classes(eng_class_stats *st, gen_class c, const isa_verdict *v)
 }
 
 /* Generation and host evaluation of a batch, on worker threads that take
- * FILL_CHUNK cases at a time from a shared counter until none are left
+ * a chunk of cases at a time (chunk_cases) from a shared counter until none are left
  * (cases depend on their index only, so any split gives the same cases).
  * Taking chunks rather than fixed halves keeps every thread busy while the
  * device's own threads share the cores: with halves, the thread that lost
  * the most time to them held the batch up (two threads filled 1.3 times as
  * fast as one).  Each job on cache lines of its own: the threads write
  * their statistics for every case. */
-#define FILL_CHUNK 1024u
 typedef struct {
     _Alignas(64) const eng_options *o;
     slot *sl;
     uint32_t *upload;         /* the batch's input buffer (device memory mapped) */
     atomic_uint *next_chunk;  /* shared by the batch's jobs */
-    unsigned chunk;           /* cases a chunk: FILL_CHUNK, fewer for wide tuples (case_weight) */
     const gen_class *classes;
     unsigned n_classes;
     uint64_t audited;
@@ -143,6 +141,24 @@ static bool next_chunk(atomic_uint *counter, unsigned count, unsigned chunk, uns
  * threads goes by work: with a tile batch's 1,024-4,096 cases counted as
  * cases, one thread made all of a tile campaign's cases. */
 static unsigned case_weight(const isa_op *op) { return op->n_in > 8 ? op->n_in / 8 : 1; }
+
+/* A chunk of a batch, for its generation and its check: about 1,024 scalar
+ * cases' work, so a batch spreads over the threads and a chunk's words stay
+ * in one core's cache. */
+#define CHUNK_WORK 1024u
+static unsigned chunk_cases(const isa_op *op)
+{
+    unsigned n = CHUNK_WORK / case_weight(op);
+    return n ? n : 1;
+}
+
+/* The pool's threads a batch is shared among: one where the batch is under
+ * four chunks' work a thread (waking the others would cost more). */
+static unsigned batch_threads(const run_state *s, const slot *sl)
+{
+    unsigned threads = eng_pool_width(s->pool);
+    return (uint64_t)sl->count * case_weight(sl->in.op) < 4 * CHUNK_WORK * threads ? 1 : threads;
+}
 
 static void fill_range(fill_job *j, unsigned from, unsigned to)
 {
@@ -198,7 +214,8 @@ static void *fill_chunks(void *arg)
 {
     fill_job *j = arg;
     unsigned from, to;
-    while (next_chunk(j->next_chunk, j->sl->count, j->chunk, &from, &to))
+    unsigned chunk = chunk_cases(j->sl->in.op);
+    while (next_chunk(j->next_chunk, j->sl->count, chunk, &from, &to))
         fill_range(j, from, to);
     return NULL;
 }
@@ -206,10 +223,7 @@ static void *fill_chunks(void *arg)
 static void fill(run_state *s, eng_op_report *r, slot *sl)
 {
     const eng_options *o = s->o;
-    const isa_op *op = sl->in.op;
-    unsigned threads = eng_pool_width(s->pool), weight = case_weight(op);
-    if ((uint64_t)sl->count * weight < 4096 * threads)
-        threads = 1;
+    unsigned threads = batch_threads(s, sl);
     fill_job jobs[ENG_POOL_MAX];
     atomic_uint next_chunk = 0;
     for (unsigned k = 0; k < threads; k++) {
@@ -218,7 +232,6 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
         jobs[k].sl = sl;
         jobs[k].upload = vkr_batch_input(sl->batch);
         jobs[k].next_chunk = &next_chunk;
-        jobs[k].chunk = FILL_CHUNK / weight ? FILL_CHUNK / weight : 1;
         jobs[k].classes = s->classes;
         jobs[k].n_classes = s->n_classes;
     }
@@ -238,14 +251,14 @@ static void fill(run_state *s, eng_op_report *r, slot *sl)
     }
 }
 
-/* A batch's disagreements as check finds them: bad_at[c * chunk + k] the
- * k-th disagreeing case of chunk c, keys[] beside it, n_found[c] chunk c's
- * count; the run's, sized for --batch cases (and chunks of one case). */
+/* A batch's disagreements: bad_at[0..n) the disagreeing cases in order,
+ * keys[] beside them; while the chunks are checked, chunk c's at
+ * c * chunk_cases, n_found[c] of them.  The run's, sized for --batch cases
+ * (and chunks of one case). */
 typedef struct {
     uint32_t *bad_at;
     eng_finding_key *keys;
     unsigned *n_found;
-    unsigned chunk;  /* the batch's cases a chunk: CHECK_CHUNK, fewer for wide tuples (case_weight) */
 } disagreements;
 
 /* What check needs of each disagreement before it records them in case
@@ -265,7 +278,6 @@ typedef struct {
  * a trace: with the class's division a disagreement gone too (check), a
  * --ctrl '' v_fma_f32 campaign on lavapipe went from 981 to 946
  * instructions a case (callgrind, the whole process). */
-#define CHECK_CHUNK 1024u
 typedef struct {
     _Alignas(64) const run_state *s;
     const slot *sl;
@@ -308,7 +320,7 @@ static void *check_chunks(void *arg)
     bool signed_kind[KIND_COUNT] = {false};
     unsigned from, to;
     /* A job's chunks come in increasing order: its first failure is its earliest. */
-    unsigned chunk = j->found->chunk;
+    unsigned chunk = chunk_cases(op);
     while (next_chunk(j->next_chunk, j->sl->count, chunk, &from, &to)) {
         uint32_t *bad = j->found->bad_at + from;
         eng_finding_key *keys = j->found->keys + from;
@@ -323,17 +335,12 @@ static void *check_chunks(void *arg)
     return NULL;
 }
 
-/* The batch's disagreements into *found, chunk by chunk; returns their total and the earliest failing re-check's
+/* The batch's disagreements into *found, in order; returns their count and the earliest failing re-check's
  * message (malloc'd) in *failure with its case in *failure_at, or NULL. */
 static unsigned compare_and_recheck(const run_state *s, const slot *sl, const uint32_t *device, disagreements *found,
                                     char **failure, unsigned *failure_at)
 {
-    /* A tile's exact re-check is thousands of scalar cases' work: its chunks
-     * are smaller, as fill's are. */
-    unsigned threads = eng_pool_width(s->pool), weight = case_weight(sl->in.op);
-    found->chunk = CHECK_CHUNK / weight ? CHECK_CHUNK / weight : 1;
-    if ((uint64_t)sl->count * weight < 4 * CHECK_CHUNK)
-        threads = 1;
+    unsigned threads = batch_threads(s, sl), chunk = chunk_cases(sl->in.op);
     check_job jobs[ENG_POOL_MAX];
     atomic_uint counter = 0;
     for (unsigned k = 0; k < threads; k++)
@@ -348,9 +355,12 @@ static unsigned compare_and_recheck(const run_state *s, const slot *sl, const ui
             free(jobs[k].audit_failure);
     *failure = first ? first->audit_failure : NULL;
     *failure_at = first ? first->failure_at : 0;
+    /* The chunks' disagreements together, in case order. */
     unsigned n = 0;
-    for (unsigned c = 0; c * found->chunk < sl->count; c++)
-        n += found->n_found[c];
+    for (unsigned c = 0; c * chunk < sl->count; n += found->n_found[c], c++) {
+        memmove(found->bad_at + n, found->bad_at + c * chunk, found->n_found[c] * sizeof *found->bad_at);
+        memmove(found->keys + n, found->keys + c * chunk, found->n_found[c] * sizeof *found->keys);
+    }
     return n;
 }
 
@@ -392,11 +402,8 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
     }
     memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     bool audited = isa_has_fast(op);
-    for (unsigned b = 0, chunk = 0, in_chunk = 0; b < n; b++, in_chunk++) {
-        while (in_chunk == found->n_found[chunk])
-            chunk++, in_chunk = 0;
-        unsigned i = found->bad_at[chunk * found->chunk + in_chunk];
-        eng_finding_key key = found->keys[chunk * found->chunk + in_chunk];
+    for (unsigned b = 0; b < n; b++) {
+        unsigned i = found->bad_at[b];
         /* eng_case_class's, stepped in fill_range: a division a disagreement
          * was 1% of a campaign on lavapipe. */
         gen_class cls = (gen_class)sl->cls[i];
@@ -429,7 +436,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
         char err[600];
         bool device_error;
         /* After a failure the store only counts (the summary and the findings agree). */
-        if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i,
+        if (eng_findings_add_keyed(s->findings, found->keys[b], &sl->in, w, h, d, sl->start + i,
                                    cls, s->declared, err, sizeof err,
                                    &device_error) &&
             !s->failure) {

@@ -242,9 +242,23 @@ void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n,
  * time; wider ones (the tiles) one at a time. */
 #define REBUILD_WORDS 8
 
+/* n cases built in a row: by the family's construct_many where it has one
+ * (the same cases, made many at a time), else one at a time. */
+static void construct_n(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                        bool *reachable)
+{
+    const isa_family_impl *impl = in->op->impl;
+    if (impl->construct_many) {
+        impl->construct_many(in, c, rng, n, words, reachable);
+        return;
+    }
+    for (size_t t = 0; t < n; t++)
+        reachable[t] = impl->construct(in, c[t], &rng[t], words + t * in->op->n_in);
+}
+
 /* The cases of a block that missed their class, rebuilt as rebuild_miss
  * rebuilds each (from where its draws left off, up to four attempts in
- * all), but together: gathered, built by construct_many and judged by
+ * all), but together: gathered, built by construct_n and judged by
  * isa_eval_fast_many, then put back.  A case's draws are its own stream's,
  * so the cases are rebuild_miss's.  One at a time the rebuilds cost
  * v_fma_f32 about 94 instructions a case on average (7% of its cases miss
@@ -253,7 +267,7 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
                            uint32_t *words, uint32_t *out, isa_verdict *v)
 {
     unsigned ni = in->op->n_in, no = in->op->n_out;
-    if (ni > REBUILD_WORDS || no > REBUILD_WORDS || !in->op->impl->construct_many) {
+    if (ni > REBUILD_WORDS || no > REBUILD_WORDS) {
         for (size_t t = 0; t < m; t++)
             rebuild_miss(in, c[t], &rng[t], reachable[t], words + t * ni, out + t * no, &v[t]);
         return;
@@ -274,7 +288,7 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
             k++;
         }
     for (int attempt = 1; attempt < 4 && k; attempt++) {
-        in->op->impl->construct_many(in, cls, r, k, w, ok);
+        construct_n(in, cls, r, k, w, ok);
         isa_eval_fast_many(in, w, k, o, want, vv);
         size_t still = 0;  /* the misses left, packed to the front for the next attempt */
         for (size_t j = 0; j < k; j++) {
@@ -304,11 +318,7 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
     uint32_t want[GENERATE_BLOCK];
     for (size_t first = 0; first < n; first += GENERATE_BLOCK) {
         size_t m = n - first < GENERATE_BLOCK ? n - first : GENERATE_BLOCK;
-        if (in->op->impl->construct_many)
-            in->op->impl->construct_many(in, c + first, rng + first, m, words + first * ni, reachable);
-        else
-            for (size_t t = 0; t < m; t++)
-                reachable[t] = in->op->impl->construct(in, c[first + t], &rng[first + t], words + (first + t) * ni);
+        construct_n(in, c + first, rng + first, m, words + first * ni, reachable);
         for (size_t t = 0; t < m; t++)
             want[t] = 1u << c[first + t];
         isa_eval_fast_many(in, words + first * ni, m, out + first * no, want, v + first);

@@ -91,8 +91,6 @@ void maxwell_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, 
 const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
                           unsigned *out_ids);
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
-void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
-                            bool *reachable);
 void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,

@@ -496,15 +496,3 @@ bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32
     }
     return true;
 }
-
-/* construct for n cases in a row: generation builds a block at a time, and
- * rebuilds a block's misses together, verdicts and all
- * (isa_generate_fast_many), where one at a time each rebuild went through
- * the step model. */
-void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
-                            bool *reachable)
-{
-    unsigned ni = in->op->n_in;
-    for (size_t i = 0; i < n; i++)
-        reachable[i] = maxwell_construct(in, c[i], &r[i], words + i * ni);
-}
