@@ -96,11 +96,13 @@ static bool tuple_rule(const isa_op *op, const uint32_t *h, const uint32_t *d, b
 }
 
 /* Every other tuple, at random, the device's words are the host's: a
- * tile's hundred words would otherwise always hold a difference. */
-static void fill(const isa_op *op, uint32_t *host, uint32_t *dev)
+ * tile's hundred words would otherwise always hold a difference.  Sparse:
+ * all but one tuple in 256, so that long runs agree (the comparison skips
+ * groups of cases that do) with a few disagreements between. */
+static void fill(const isa_op *op, bool sparse, uint32_t *host, uint32_t *dev)
 {
     for (unsigned i = 0; i < COUNT; i++)
-        for (unsigned k = 0, same = draw() & 1; k < op->n_out; k++) {
+        for (unsigned k = 0, same = sparse ? draw() % 256 != 0 : draw() & 1; k < op->n_out; k++) {
             size_t at = (size_t)i * op->n_out + k;
             isa_word_format f = op->out[k].format;
             if (f == WORD_F64LO && k + 1 < op->n_out) {  /* an f64 NaN pair, or words of their own */
@@ -130,19 +132,22 @@ int main(void)
         CHECK(host && dev && at, "out of memory");
         if (!host || !dev || !at)
             return check_report("compare");
-        fill(op, host, dev);
-        for (int strict = 0; strict < 2; strict++) {
-            unsigned n = eng_compare_buffers(op, host, dev, COUNT, strict, at), k = 0, wrong = 0;
-            for (unsigned i = 0; i < COUNT; i++) {
-                bool agree = tuple_rule(op, host + (size_t)i * op->n_out, dev + (size_t)i * op->n_out, strict);
-                if (!agree && (k >= n || at[k++] != i))
-                    wrong++;
-                wrong += agree == !eng_outputs_agree(op, host + (size_t)i * op->n_out, dev + (size_t)i * op->n_out, strict);
+        for (int sparse = 0; sparse < 2; sparse++) {
+            fill(op, sparse, host, dev);
+            for (int strict = 0; strict < 2; strict++) {
+                unsigned n = eng_compare_buffers(op, host, dev, COUNT, strict, at), k = 0, wrong = 0;
+                for (unsigned i = 0; i < COUNT; i++) {
+                    bool agree = tuple_rule(op, host + (size_t)i * op->n_out, dev + (size_t)i * op->n_out, strict);
+                    if (!agree && (k >= n || at[k++] != i))
+                        wrong++;
+                    wrong += agree == !eng_outputs_agree(op, host + (size_t)i * op->n_out, dev + (size_t)i * op->n_out,
+                                                         strict);
+                }
+                CHECK(wrong == 0 && k == n, "%s strict=%d sparse=%d: %u tuples judged against the rule, %u listed, %u by the rule",
+                      op->name, strict, sparse, wrong, n, k);
+                CHECK(n > 0 && n < COUNT / (sparse ? 64 : 1), "%s strict=%d sparse=%d: %u of %u disagree (the mix is meant to hold both)",
+                      op->name, strict, sparse, n, COUNT);
             }
-            CHECK(wrong == 0 && k == n, "%s strict=%d: %u tuples judged against the rule, %u listed, %u by the rule",
-                  op->name, strict, wrong, n, k);
-            CHECK(n > 0 && n < COUNT, "%s strict=%d: %u of %u disagree (the mix is meant to hold both)", op->name,
-                  strict, n, COUNT);
         }
         memcpy(dev, host, (size_t)COUNT * op->n_out * 4);
         CHECK(eng_compare_buffers(op, host, dev, COUNT, true, at) == 0, "%s: equal buffers", op->name);

@@ -50,16 +50,37 @@ bool eng_outputs_agree(const isa_op *op, const uint32_t *host, const uint32_t *d
 }
 
 /* The tuples of one word of format f (a constant where it is inlined: the
- * switch in word_agrees folds away).  Each tuple's index is written at
- * bad_at[n], and n moves on where it disagrees. */
+ * switch in word_agrees folds away).  Each disagreeing tuple's index goes to
+ * bad_at[], in order; returns their count.  A group of cases is judged into
+ * bytes first, a loop the compiler turns into vector code, and only the
+ * groups of eight with a disagreement are walked: walking every case, an
+ * index store and a count step each, was 3.7% of a v_fmac_f16 campaign on
+ * lavapipe (perf), where NaN payloads that differ defeat the memcmp above
+ * in almost every batch while no case disagrees. */
 static inline __attribute__((always_inline)) unsigned one_word_tuples(isa_word_format f, const uint32_t *host,
                                                                       const uint32_t *device, unsigned count,
                                                                       bool strict_nan, uint32_t *bad_at)
 {
+    enum { GROUP = 64 };
     unsigned n = 0;
-    for (unsigned i = 0; i < count; i++) {
-        bad_at[n] = i;
-        n += !word_agrees(f, host[i], device[i], strict_nan);
+    for (unsigned g = 0; g < count; g += GROUP) {
+        unsigned m = count - g < GROUP ? count - g : GROUP;
+        uint8_t bad[GROUP] = {0};
+        for (unsigned t = 0; t < m; t++)
+            bad[t] = !word_agrees(f, host[g + t], device[g + t], strict_nan);
+        for (unsigned e = 0; e < GROUP; e += 8) {
+            uint64_t eight;
+            memcpy(&eight, bad + e, 8);
+            if (!eight)
+                continue;
+            /* Branch-free within the eight: where a third of the cases
+             * disagree (a device's known liberty), at random, a branch a
+             * disagreement would mispredict. */
+            for (unsigned t = e; t < e + 8; t++) {
+                bad_at[n] = g + t;
+                n += bad[t];
+            }
+        }
     }
     return n;
 }
