@@ -151,6 +151,20 @@ int main(void)
         }
         memcpy(dev, host, (size_t)COUNT * op->n_out * 4);
         CHECK(eng_compare_buffers(op, host, dev, COUNT, true, at) == 0, "%s: equal buffers", op->name);
+        /* Every tuple disagreeing (a flipped low bit), in counts of every
+         * remainder: the list fills exactly its count of places, and the one
+         * past it, another check chunk's in a campaign, keeps what it held. */
+        for (size_t i = 0; i < (size_t)COUNT * op->n_out; i++)
+            dev[i] = host[i] ^ 1u;
+        for (unsigned count = 1; count <= 80; count++) {
+            at[count] = 0xdeadbeefu;
+            unsigned n = eng_compare_buffers(op, host, dev, count, true, at), wrong = 0;
+            for (unsigned i = 0; i < n; i++)
+                wrong += at[i] != i;
+            CHECK(n == count && wrong == 0 && at[count] == 0xdeadbeefu,
+                  "%s: %u tuples all disagreeing: %u listed, %u out of place, the next place %s", op->name, count, n,
+                  wrong, at[count] == 0xdeadbeefu ? "kept" : "written");
+        }
         free(host), free(dev), free(at);
         ops++;
     }

@@ -68,15 +68,18 @@ static inline __attribute__((always_inline)) unsigned one_word_tuples(isa_word_f
         uint8_t bad[GROUP] = {0};
         for (unsigned t = 0; t < m; t++)
             bad[t] = !word_agrees(f, host[g + t], device[g + t], strict_nan);
-        for (unsigned e = 0; e < GROUP; e += 8) {
+        for (unsigned e = 0; e < m; e += 8) {
             uint64_t eight;
             memcpy(&eight, bad + e, 8);
             if (!eight)
                 continue;
             /* Branch-free within the eight: where a third of the cases
              * disagree (a device's known liberty), at random, a branch a
-             * disagreement would mispredict. */
-            for (unsigned t = e; t < e + 8; t++) {
+             * disagreement would mispredict.  Not past the last case: with
+             * every case before it disagreeing, n is count there, and
+             * bad_at[count] is not the caller's (a check chunk's neighbour). */
+            unsigned end = e + 8 < m ? e + 8 : m;
+            for (unsigned t = e; t < end; t++) {
                 bad_at[n] = g + t;
                 n += bad[t];
             }
