@@ -25,6 +25,31 @@ rc=$?
 [ "$rc" = 4 ] && grep -q "the fast path and the exact model differ on rdna2.v_fma_f32" "$tmp/err" \
     && ok || bad "planted, direct lowering: exit $rc, want 4; $(head -c 400 "$tmp/err")"
 
+# A sampled audit failing in a batch while the batch before it, of earlier
+# cases, is still on the device: that batch is checked first, so its
+# disagreements are kept and its re-check failure, the earlier case, is the
+# one reported.  The cases from the planted build itself: x0 the earliest
+# re-check failure (no sampled audit), d the next case after it whose fast
+# path is wrong (selftest lists the first few); batches of d cases put x0 in
+# the first and d, sampled by --audit d, in the second.
+case_of() { grep -o '(case [0-9]* of seed' "$1" | head -1 | tr -dc 0-9; }
+"$P" run rdna2.v_fma_f32 --ctrl '' --cases 20000 --quiet --no-findings --audit 0 >/dev/null 2>"$tmp/err"
+x0=$(case_of "$tmp/err")
+"$P" selftest rdna2.v_fma_f32 --cases 20000 >/dev/null 2>"$tmp/self"
+d=$(grep -o '(case [0-9]* of seed' "$tmp/self" | tr -dc '0-9\n' | awk -v x="${x0:-0}" '$1 > x { print; exit }')
+if [ -n "$x0" ] && [ -n "$d" ] && ! grep -q '(case 0 of seed' "$tmp/self"; then
+    "$P" run rdna2.v_fma_f32 --ctrl '' --cases 20000 --batch "$d" --audit "$d" --quiet --no-findings \
+        --json "$tmp/order.json" >/dev/null 2>"$tmp/err"
+    rc=$?
+    got=$(case_of "$tmp/err")
+    [ "$rc" = 4 ] && [ "$got" = "$x0" ] && ok \
+        || bad "sample failing at case $d, re-check at $x0 a batch before: exit $rc, reported case ${got:-none}, want $x0"
+    python3 -c "import json, sys; o = json.load(open(sys.argv[1]))['ops'][0]; sys.exit(not o['disagreements'])" \
+        "$tmp/order.json" && ok || bad "the earlier batch's disagreements were not kept"
+else
+    bad "no cases to order: re-check failure '${x0}', next planted case '${d}' ($(head -c 300 "$tmp/self"))"
+fi
+
 # The tiles' planted mistake (f16 ties rounding half down in the fast path),
 # caught by the sampled audit and by the re-check of the device's disagreements.
 tile=mma.volta.m8n8k4.f16.f16.f16.f16

@@ -115,13 +115,21 @@ typedef struct {
     eng_class_stats stats;
 } fill_job;
 
+/* NULL where the exact model agrees with the fast path on a case, else
+ * what differs and the case's index and seed, as selftest says them
+ * (malloc'd; NULL too where that fails: the next audit or re-check tries
+ * again). */
 static char *audit_case(const isa_instance *in, const uint32_t *words, const uint32_t *host, const isa_verdict *v,
-                        uint32_t want)
+                        uint32_t want, uint64_t index, uint64_t seed)
 {
     char why[2048];
     if (isa_fast_audit(in, words, host, v, want, why, sizeof why))
         return NULL;
-    return strdup(why);
+    size_t size = strlen(why) + 64;
+    char *msg = malloc(size);
+    if (msg)
+        snprintf(msg, size, "%s (case %llu of seed %llu)", why, (unsigned long long)index, (unsigned long long)seed);
+    return msg;
 }
 
 /* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */
@@ -202,7 +210,7 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
             if (isa_has_fast(op)) {
                 const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
                 j->audited++;
-                if (!j->audit_failure && (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c)))
+                if (!j->audit_failure && (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c, idx, j->o->seed)))
                     j->audit_index = idx;
             }
         }
@@ -300,7 +308,8 @@ static void recheck_one(check_job *j, unsigned i, uint64_t signature[KIND_COUNT]
     bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
     for (unsigned k = 0; k < op->n_out; k++)
         differ |= exact[k] != h[k];
-    if (differ && isa_has_fast(op) && !j->audit_failure && (j->audit_failure = audit_case(in, w, h, NULL, 0)))
+    if (differ && isa_has_fast(op) && !j->audit_failure &&
+        (j->audit_failure = audit_case(in, w, h, NULL, 0, j->sl->start + i, j->s->o->seed)))
         j->failure_at = i;
     eng_kind k = eng_kind_of(op, j->sl->tie[i], h, j->device + (size_t)i * op->n_out);
     if (!signed_kind[k]) {
@@ -480,6 +489,31 @@ static int audit_failed(eng_op_report *r, const char *why)
     return EXIT_INTERNAL;
 }
 
+/* A batch's sampled audit failed while the other slot's batch, of earlier
+ * cases, was still on the device: that batch is checked first, so that its
+ * disagreements are recorded (nothing already found is lost) and a failing
+ * re-check of its disagreements, at an earlier case, is the failure
+ * reported.  (Within one batch the sample is audited before the device has
+ * run it, so a sampled failure there stands before any of that batch's
+ * re-checks.) */
+static int fill_audit_failed(run_state *s, eng_op_report *r, slot *prev, disagreements *found)
+{
+    char *later = s->audit_failure, err[600];
+    s->audit_failure = NULL;
+    if (prev->busy) {
+        prev->busy = false;
+        if (!vkr_wait(s->dev, prev->batch, s->o->timeout_ms, err, sizeof err))
+            check(s, r, prev, found);
+        else  /* the device failing now: the internal error is still the one to report */
+            fprintf(stderr, "\ntiefuzz: %s\n", err);
+    }
+    if (s->audit_failure)
+        free(later);
+    else
+        s->audit_failure = later;
+    return audit_failed(r, s->audit_failure);
+}
+
 /* What an op's cases are run as: the template and how its controls vary. */
 typedef struct {
     const isa_instance *tmpl;
@@ -621,7 +655,7 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
             sl->count = (unsigned)count;
             fill(s, r, sl);
             if (s->audit_failure)
-                return audit_failed(r, s->audit_failure);
+                return fill_audit_failed(s, r, &slots[cur ^ 1], found);
             if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err))
                 return device_failed(r, err);
             sl->busy = true;
