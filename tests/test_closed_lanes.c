@@ -2,7 +2,8 @@
  * the scalar ones (rdna2_closed_design), which they must equal bit for bit:
  * the same values, the same success, and each case's stream left at the
  * same state.  Every lane the designs cover (f32 and f16, fused and f32
- * unfused; f32 with the literal K as b, and as c, for Ks of every shape below; every
+ * unfused; f32 with the literal K as b, and as c, for Ks of every shape below (and
+ * subnormal Ks as c, fused); every
  * mix of f32 and f16 sources and result, fused, as the MIX forms make), each
  * covered class, every combination of the signs abs and neg can force, and
  * cases gathered out of order in counts that do not fill the last four
@@ -108,6 +109,18 @@ int main(void)
                 compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
                                           .fixed = at, .fixed_bits = ks[ki]},
                              n / 4 | 3, &differ, &kx_combos[at - 1], &kx_failed[at - 1], &kx_total[at - 1]);
+    /* A subnormal K as c where it is not flushed (V_FMAAK_F32; the legacy
+     * forms flush it: the generic design's, no combination here). */
+    static const uint32_t sub_ks[] = {0x007fffffu, 0x80000001u, 0x00400000u, 0x80123457u};
+    unsigned long ks_combos[2] = {0}, ks_failed = 0, ks_total = 0;
+    for (size_t ki = 0; ki < sizeof sub_ks / sizeof sub_ks[0]; ki++)
+        for (int unfused = 0; unfused < 2; unfused++)
+            compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
+                                      .fixed = 2, .fixed_bits = sub_ks[ki]},
+                         n / 4 | 3, &differ, &ks_combos[unfused], &ks_failed, &ks_total);
+    CHECK(ks_combos[0] == sizeof sub_ks / sizeof sub_ks[0] * 5 * 27 && ks_combos[1] == 0,
+          "subnormal K as c: %lu combinations fused, %lu unfused", ks_combos[0], ks_combos[1]);
+    CHECK(ks_failed * 100 < ks_total, "subnormal K as c: %lu of %lu cases without a design", ks_failed, ks_total);
     unsigned long k_combos = kx_combos[0], k_failed = kx_failed[0], k_total = kx_total[0];
     unsigned long kc_combos = kx_combos[1], kc_failed = kx_failed[1], kc_total = kx_total[1];
     /* Sources and result of f32 and f16 mixed, fused (the MIX forms): each
@@ -138,9 +151,11 @@ int main(void)
     /* 115,647 of 5,408,100 (2.1%) at 8,000 cases: the scalar design's own misses, mostly the legacy forms' tiny Ks. */
     CHECK(kc_failed * 100 < 3 * kc_total, "K as c: %lu of %lu cases without a design", kc_failed, kc_total);
     printf("closed lanes: %lu combinations, %lu cases, %lu without a design; with K: %lu combinations, %lu cases, "
-           "%lu without a design; K as c: %lu combinations, %lu cases, %lu without a design; mixed formats: %lu "
+           "%lu without a design; K as c: %lu combinations, %lu cases, %lu without a design (subnormal Ks: %lu, %lu, %lu); "
+           "mixed formats: %lu "
            "combinations, %lu cases, %lu without a design; %lu differ\n",
-           combos, total, failed, k_combos, k_total, k_failed, kc_combos, kc_total, kc_failed, mix_combos, mix_total,
+           combos, total, failed, k_combos, k_total, k_failed, kc_combos, kc_total, kc_failed, ks_combos[0], ks_total, ks_failed,
+           mix_combos, mix_total,
            mix_failed, differ);
     return check_report("closed-lanes");
 }
