@@ -30,12 +30,13 @@ rc=$?
 # disagreements are kept and its re-check failure, the earlier case, is the
 # one reported.  The cases from the planted build itself: x0 the earliest
 # re-check failure (no sampled audit), d the next case after it whose fast
-# path is wrong (selftest lists the first few); batches of d cases put x0 in
-# the first and d, sampled by --audit d, in the second.
+# path is wrong (selftest lists the first few, under the same plain
+# controls); batches of d cases put x0 in the first and d, sampled by
+# --audit d, in the second.
 case_of() { grep -o '(case [0-9]* of seed' "$1" | head -1 | tr -dc 0-9; }
 "$P" run rdna2.v_fma_f32 --ctrl '' --cases 20000 --quiet --no-findings --audit 0 >/dev/null 2>"$tmp/err"
 x0=$(case_of "$tmp/err")
-"$P" selftest rdna2.v_fma_f32 --cases 20000 >/dev/null 2>"$tmp/self"
+"$P" selftest rdna2.v_fma_f32 --cases 20000 --ctrl '' >/dev/null 2>"$tmp/self"  # the same plain cases
 d=$(grep -o '(case [0-9]* of seed' "$tmp/self" | tr -dc '0-9\n' | awk -v x="${x0:-0}" '$1 > x { print; exit }')
 if [ -n "$x0" ] && [ -n "$d" ] && ! grep -q '(case 0 of seed' "$tmp/self"; then
     "$P" run rdna2.v_fma_f32 --ctrl '' --cases 20000 --batch "$d" --audit "$d" --quiet --no-findings \
@@ -44,8 +45,13 @@ if [ -n "$x0" ] && [ -n "$d" ] && ! grep -q '(case 0 of seed' "$tmp/self"; then
     got=$(case_of "$tmp/err")
     [ "$rc" = 4 ] && [ "$got" = "$x0" ] && ok \
         || bad "sample failing at case $d, re-check at $x0 a batch before: exit $rc, reported case ${got:-none}, want $x0"
-    python3 -c "import json, sys; o = json.load(open(sys.argv[1]))['ops'][0]; sys.exit(not o['disagreements'])" \
-        "$tmp/order.json" && ok || bad "the earlier batch's disagreements were not kept"
+    # The first batch checked (its cases counted; its disagreements before x0 kept, which a device
+    # whose own arithmetic is right need not have), and the run, stopped part-way, not called complete.
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1])); o = d['ops'][0]
+sys.exit(o['cases'] != int(sys.argv[2]) or d['complete'] is not False)" "$tmp/order.json" "$d" && ok \
+        || bad "the earlier batch not checked, or the run called complete ($(head -c 600 "$tmp/order.json"))"
+    grep -q "^tiefuzz: incomplete: 1 of 1 ops stopped part-way" "$tmp/err" && ok \
+        || bad "no incomplete line for the stopped op: $(head -c 400 "$tmp/err")"
 else
     bad "no cases to order: re-check failure '${x0}', next planted case '${d}' ($(head -c 300 "$tmp/self"))"
 fi

@@ -128,18 +128,22 @@ void eng_mark_not_run(eng_op_report *reports, unsigned n, bool interrupted)
 /* Whether part of the run did not happen; why in `why` (may be NULL). */
 static bool eng_incomplete(const eng_outcome *r, char *why, size_t n)
 {
-    unsigned not_run = 0;
-    for (unsigned i = 0; i < r->n; i++)
+    unsigned not_run = 0, stopped = 0;  /* stopped: by the device or an internal error, part-way */
+    for (unsigned i = 0; i < r->n; i++) {
         not_run += r->reports[i].not_run;
+        stopped += r->reports[i].stopped && !r->reports[i].not_run;
+    }
     if (why && n) {
         int k = snprintf(why, n, "%s", r->interrupted ? "interrupted" : "");
         if (r->workers_failed && k >= 0 && (size_t)k < n)
             k += snprintf(why + k, n - (size_t)k, "%s%u of %u worker processes failed (their share is missing)",
                           k ? "; " : "", r->workers_failed, r->workers);
         if (not_run && k >= 0 && (size_t)k < n)
-            snprintf(why + k, n - (size_t)k, "%s%u of %u ops ran no case", k ? "; " : "", not_run, r->n);
+            k += snprintf(why + k, n - (size_t)k, "%s%u of %u ops ran no case", k ? "; " : "", not_run, r->n);
+        if (stopped && k >= 0 && (size_t)k < n)
+            snprintf(why + k, n - (size_t)k, "%s%u of %u ops stopped part-way", k ? "; " : "", stopped, r->n);
     }
-    return r->interrupted || r->workers_failed || not_run;
+    return r->interrupted || r->workers_failed || not_run || stopped;
 }
 
 static void write_json(FILE *f, void *ctx)

@@ -84,7 +84,8 @@ void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
  * cancel, overflow and double-round to f32: lanes whose sources
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the
  * legacy forms), with no literal or a finite normal K as b; and f32 lanes
- * with a finite normal K as c (a design of its own).  v[]: the three
+ * with a finite normal K as c, or a subnormal one where it is not flushed
+ * (a design of its own).  v[]: the three
  * values after modifiers.  False when eight attempts fail.
  * rdna2_closed_mask: the classes rdna2_closed_covers takes, for .closed. */
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);

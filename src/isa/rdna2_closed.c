@@ -330,9 +330,12 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
  * rounds it.  About 880 instructions a v_madak_f32 tie the generic way. */
 
 /* |v| for the tie and near-tie classes from |K| = ak, on f32's grid (K is
- * on it: a normal f32).  A step down from a power-of-two K crosses into the
- * binade below, whose half unit is half as large (a tie there, not a grid
- * point). */
+ * on it: an f32, normal, or subnormal in the fused form).  A step down from
+ * a power-of-two K crosses into the binade below, whose half unit is half
+ * as large (a tie there, not a grid point).  Under a subnormal K a double
+ * round's y from a tie is never an f32 (its half-unit bit is 2^-150): only
+ * the shapes that cancel K's head (a power-of-two y) make one, and an
+ * attempt that misses draws again. */
 static double k_tie_value(double ak, gen_class c, uint64_t d0, uint64_t d1, uint64_t d2, gen_rng *r)
 {
     const fp_format *f = &fp_f32;
