@@ -125,11 +125,7 @@ static char *audit_case(const isa_instance *in, const uint32_t *words, const uin
     char why[2048];
     if (isa_fast_audit(in, words, host, v, want, why, sizeof why))
         return NULL;
-    size_t size = strlen(why) + 64;
-    char *msg = malloc(size);
-    if (msg)
-        snprintf(msg, size, "%s (case %llu of seed %llu)", why, (unsigned long long)index, (unsigned long long)seed);
-    return msg;
+    return eng_case_message(why, index, seed);
 }
 
 /* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */

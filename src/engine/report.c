@@ -1,4 +1,6 @@
 /* engine/report: per-op statistics, the summary table and the --json document. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "io/json.h"
 #include "report.h"
@@ -32,6 +34,15 @@ unsigned eng_stats_cells(const eng_class_stats *s)
     for (int i = 0; i < ISA_CELL_WORDS; i++)
         n += (unsigned)__builtin_popcountll(s->cells[i]);
     return n;
+}
+
+char *eng_case_message(const char *why, uint64_t index, uint64_t seed)
+{
+    size_t size = strlen(why) + 64;
+    char *msg = malloc(size);
+    if (msg)
+        snprintf(msg, size, "%s (case %llu of seed %llu)", why, (unsigned long long)index, (unsigned long long)seed);
+    return msg;
 }
 
 unsigned eng_stats_tie_exponents(const eng_class_stats *s)

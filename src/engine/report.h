@@ -46,6 +46,9 @@ typedef struct {
 } eng_op_report;
 
 void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from);
+/* why, followed by the case it is about as campaigns and selftest name one
+ * ("(case N of seed S)"), malloc'd; NULL when out of memory. */
+char *eng_case_message(const char *why, uint64_t index, uint64_t seed);
 unsigned eng_stats_cells(const eng_class_stats *s);
 unsigned eng_stats_tie_exponents(const eng_class_stats *s);
 

@@ -12,6 +12,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "selftest.h"
+#include "report.h"
 #include "isa/classify.h"
 
 void eng_selftest_options_default(eng_selftest_options *o)
@@ -69,11 +70,7 @@ static void note_difference(selftest_job *j, uint64_t index, const char *why)
 {
     j->differences++;
     if (j->n_first < sizeof j->first / sizeof j->first[0]) {
-        char *text = malloc(strlen(why) + 64);
-        if (text)
-            sprintf(text, "%s (case %llu of seed %llu)", why, (unsigned long long)index,
-                    (unsigned long long)j->o->seed);
-        j->first[j->n_first++] = (struct difference){index, text};
+        j->first[j->n_first++] = (struct difference){index, eng_case_message(why, index, j->o->seed)};
     }
 }
 

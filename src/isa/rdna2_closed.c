@@ -49,7 +49,6 @@ static bool f16_or_f32(const fp_format *f) { return f == &fp_f16 || f == &fp_f32
 /* The f32 literal K as b, where the closed design takes it: finite and
  * normal (a subnormal K is the generic design's, flushed in the legacy forms). */
 static bool k_is_normal(uint64_t k) { return ((k >> 23) & 0xff) != 0 && ((k >> 23) & 0xff) != 0xff; }
-static bool k_is_subnormal(uint64_t k) { return ((k >> 23) & 0xff) == 0 && (k & 0x7fffff) != 0; }
 static double k_value(const rdna2_lane *s) { return fp_fast_f32_to_double((uint32_t)s->fixed_bits); }
 
 /* c cannot take a full product's bits below the result's unit, so the
@@ -116,7 +115,7 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
         return false;
     if (s->fixed == 2)  /* K as c: f32 throughout, K finite and normal (or subnormal where it is not flushed) */
         return d == &fp_f32 && s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d &&
-               (k_is_normal(s->fixed_bits) || (!s->unfused && k_is_subnormal(s->fixed_bits)));
+               (k_is_normal(s->fixed_bits) || (!s->unfused && fp_is_subnormal_bits(&fp_f32, s->fixed_bits)));
     if (!f16_or_f32(d) || !f16_or_f32(s->fmt[0]) || !f16_or_f32(s->fmt[1]) || !f16_or_f32(s->fmt[2]))
         return false;
     if (s->fixed == 1 ? s->fmt[1] != &fp_f32 || !k_is_normal(s->fixed_bits) : s->fixed >= 0)
