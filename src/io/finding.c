@@ -141,7 +141,7 @@ static int parse_words(parse_ctx *c, const char *key, const char *v, size_t len,
         size_t start = i;
         while (i < len && v[i] != ' ')
             i++;
-        uint64_t x;
+        uint64_t x = 0; /* set on success; GCC cannot see that through parse_u64 */
         if (i - start != 8 || parse_u64(c, key, v + start, i - start, 16, &x))
             return fail(c, "%s: expected 8-digit hex words", key);
         if (count == IO_MAX_WORDS)
@@ -200,7 +200,7 @@ int io_finding_parse(const char *buf, size_t len, const char *name, io_finding *
     const char *tag = "checksum xxh64 ";
     if (end - start != strlen(tag) + 16 || strncmp(buf + start, tag, strlen(tag)) != 0)
         return fail(&c, "expected the last line to be 'checksum xxh64 <16 hex digits>' (truncated file?)");
-    uint64_t want;
+    uint64_t want = 0; /* as x in parse_words */
     if (parse_u64(&c, "checksum", buf + start + strlen(tag), 16, 16, &want))
         return -1;
     uint64_t got = XXH64(buf, start, 0);
