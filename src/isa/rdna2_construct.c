@@ -810,10 +810,17 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
 
 /* A case's first draws: random words where a design leaves some (the other
  * half of an f16 source, the kept half of D; the f32 forms' designs write
- * every word), and the whole of a random case.  True when that is all. */
-static bool prefill(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *w)
+ * every word), and the whole of a random case.  True when that is all.
+ * Where the placement writes every word whole (`whole`: the packed form's
+ * default halves), a designed case's words are stepped over, not drawn:
+ * the same stream, so the same cases, without three draws thrown away. */
+static bool prefill(const isa_instance *in, gen_class c, bool whole, gen_rng *r, uint32_t *w)
 {
     const isa_op *op = in->op;
+    if (c != GEN_RANDOM && whole) {
+        gen_skip(r, op->n_in);
+        return false;
+    }
     if (c == GEN_RANDOM || !is_f32_form(op))
         for (unsigned i = 0; i < op->n_in; i++)
             w[i] = (uint32_t)gen_next(r);
@@ -897,10 +904,17 @@ typedef struct {
     uint16_t flip;
 } half_put;
 
+/* A word written whole: lane 0's source and lane 1's, each shifted to its
+ * half, then both halves' neg flips. */
+typedef struct {
+    uint32_t word, src[2], shift[2], flip;
+} word_put;
+
 typedef struct {
     int n;
     bool whole;  /* six puts, each source's word written whole by its two (lane 0's, then lane 1's) */
     half_put put[6];
+    word_put words[3];  /* where whole */
 } packed_plan;
 
 static void packed_plan_for(const isa_instance *in, packed_plan *pp)
@@ -920,6 +934,12 @@ static void packed_plan_for(const isa_instance *in, packed_plan *pp)
         }
     const int *src = in->op->src;
     pp->whole = pp->n == 6 && src[0] != src[1] && src[0] != src[2] && src[1] != src[2];
+    for (int k = 0; pp->whole && k < 3; k++) {
+        const half_put *a = &pp->put[k], *b = &pp->put[k + 3];
+        pp->words[k] = (word_put){(uint32_t)a->word, {(uint32_t)a->src, (uint32_t)b->src},
+                                  {16u * (uint32_t)a->hi, 16u * (uint32_t)b->hi},
+                                  (uint32_t)a->flip << (16 * a->hi) | (uint32_t)b->flip << (16 * b->hi)};
+    }
 }
 
 static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_t *w)
@@ -929,9 +949,9 @@ static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_
          * high): the word written at once, not a half at a time over its
          * drawn bits, which the two halves replace either way. */
         for (int k = 0; k < 3; k++) {
-            const half_put *a = &pp->put[k], *b = &pp->put[k + 3];
-            w[a->word] = (uint32_t)((v[a->lane][a->src] ^ a->flip) & 0xffffu) << (16 * a->hi) |
-                         (uint32_t)((v[b->lane][b->src] ^ b->flip) & 0xffffu) << (16 * b->hi);
+            const word_put *q = &pp->words[k];
+            w[q->word] = ((uint32_t)(v[0][q->src[0]] & 0xffffu) << q->shift[0] |
+                          (uint32_t)(v[1][q->src[1]] & 0xffffu) << q->shift[1]) ^ q->flip;
         }
         return;
     }
@@ -956,6 +976,12 @@ static void placing_for(const isa_instance *in, const rdna2_lane *s, placing *p)
     p->direct = p->planned && !p->one.abs && !p->one.vcc;
     if (in->op->form == RDNA2_PK16)
         packed_plan_for(in, &p->packed);
+}
+
+/* Whether place() writes every one of a case's words whole. */
+static bool places_whole(const isa_instance *in, const placing *p)
+{
+    return in->op->form == RDNA2_PK16 && p->packed.whole && in->op->n_in == 3;
 }
 
 /* The designed values (v[lane]: a, b, c after modifiers) into the words,
@@ -990,14 +1016,14 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
  * design's, then the placement's. */
 static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
-    if (prefill(in, c, r, w))
+    placing p;
+    placing_for(in, s, &p);  /* no draws */
+    if (prefill(in, c, places_whole(in, &p), r, w))
         return true;
     bool reachable = true;
     uint64_t v[2][3];
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
-    placing p;
-    placing_for(in, s, &p);
     place(in, &p, r, v, w);
     return reachable;
 }
@@ -1275,9 +1301,10 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     uint64_t v[CLOSED_BLOCK][2][3];
     placing plan;
     placing_for(in, s, &plan);  /* once for the block */
+    bool whole = places_whole(in, &plan);
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        state[i] = prefill(in, c[i], &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
+        state[i] = prefill(in, c[i], whole, &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
