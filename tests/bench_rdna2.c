@@ -39,8 +39,16 @@
  * them): each block's instance and what generating 65,536 of its cases
  * costs on one thread (eng_make_cases, best of seven passes), ns a case: an
  * instance that sends classes to the scalar designs stands out.
+ * --rows N prints instead, per op, what the driver spends on the first N
+ * rows of a seed-1 campaign's covering schedule (engine/cover.h), each row
+ * a pipeline of its own, as the campaign meets them: the module's build
+ * (words and validation, cached across runs), the pipeline's creation
+ * (vkr_pipeline_create) and its first and second dispatch of 1,024 tuples
+ * (lavapipe compiles at the first), ms a row, medians over the rows: lines
+ * "rows op=... rows=R timed=N module_ms=... create_ms=... first_ms=...
+ * second_ms=...".  Ops with no row to pair print rows=0.
  * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class]
- *                    [--per-block N] [OP-GLOB...] */
+ *                    [--per-block N] [--rows N] [OP-GLOB...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +57,7 @@
 #include "isa/classify.h"
 #include "isa/rdna2.h"
 #include "engine/campaign.h"
+#include "engine/cover.h"
 #include "engine/module.h"
 #include "vk/runner.h"
 
@@ -337,6 +346,75 @@ static void per_block(const isa_op *op, const gen_class *classes, unsigned n, ui
     free(best);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *x, unsigned n)
+{
+    qsort(x, n, sizeof *x, by_value);
+    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The driver's time for the schedule's rows (see --rows above); 0, or 3
+ * with a message where the device failed. */
+static int per_row(vkd_device *dev, vkr_batch *batch, isa_lowering l, const isa_op *op, unsigned want)
+{
+    enum { TUPLES = 1024 };
+    isa_instance tmpl;
+    isa_instance_default(&tmpl, op);
+    eng_cover cov;
+    eng_cover_make(&tmpl, 1, &cov);
+    unsigned n = cov.rows < want ? cov.rows : want;
+    double *t[4];
+    for (int k = 0; k < 4; k++)
+        t[k] = calloc(n ? n : 1, sizeof *t[k]);
+    static char err[1 << 16];
+    int status = 0;
+    for (unsigned r = 0; r < n && !status; r++) {
+        isa_instance in = tmpl;
+        memcpy(in.ctrl, cov.ctrl[r], sizeof in.ctrl);
+        eng_module m;
+        double t0 = now();
+        if (eng_module_build(&in, l, vkd_device_info(dev), &m, err, sizeof err)) {
+            fprintf(stderr, "bench: %s row %u: %s\n", op->name, r, err);
+            status = 3;
+            break;
+        }
+        double t1 = now();
+        uint32_t k = in.ctrl[CTRL_K];
+        vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
+                                              m.local_size, m.per_tuple, err, sizeof err);
+        double t2 = now(), t3 = t2, t4 = t2;
+        if (!p || vkr_submit(dev, batch, p, TUPLES, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err) ||
+            (t3 = now(), vkr_submit(dev, batch, p, TUPLES, err, sizeof err)) ||
+            vkr_wait(dev, batch, 60000, err, sizeof err)) {
+            fprintf(stderr, "bench: %s row %u: %s\n", op->name, r, err);
+            status = 3;
+        }
+        t4 = now();
+        if (p)
+            vkr_pipeline_destroy(dev, p);
+        eng_module_free(&m);
+        double ms[4] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3};
+        for (int j = 0; j < 4; j++)
+            t[j][r] = ms[j] * 1e3;
+    }
+    if (!status) {
+        if (n)
+            printf("rows op=%s rows=%u timed=%u module_ms=%.3f create_ms=%.3f first_ms=%.3f second_ms=%.3f\n", op->name,
+                   cov.rows, n, median_of(t[0], n), median_of(t[1], n), median_of(t[2], n), median_of(t[3], n));
+        else
+            printf("rows op=%s rows=0\n", op->name);
+    }
+    for (int k = 0; k < 4; k++)
+        free(t[k]);
+    eng_cover_free(&cov);
+    return status;
+}
+
 static void per_class(const isa_op *op, const gen_class *classes, unsigned n, uint32_t *words, uint32_t *out,
                       unsigned count, double seconds)
 {
@@ -357,7 +435,7 @@ int main(int argc, char **argv)
     unsigned batch_size = 65536;
     double seconds = 0.3;
     bool device_too = true, by_class = false;
-    unsigned blocks = 0;
+    unsigned blocks = 0, rows = 0;
     const char *globs[32] = {0};
     unsigned n_globs = 0;
     for (int i = 1; i < argc; i++) {
@@ -383,12 +461,22 @@ int main(int argc, char **argv)
                 return 2;
             }
             blocks = (unsigned)b;
-        }
-        else if (n_globs < 32)
+        } else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
+            int r = atoi(argv[++i]);
+            if (r < 1 || r > (int)ENG_COVER_MAX_ROWS) {
+                fprintf(stderr, "bench: --rows %s: want 1 to %u rows\n", argv[i], ENG_COVER_MAX_ROWS);
+                return 2;
+            }
+            rows = (unsigned)r;
+        } else if (n_globs < 32)
             globs[n_globs++] = argv[i];
     }
-    if (by_class && blocks) {
-        fprintf(stderr, "bench: --per-class and --per-block: one at a time\n");
+    if ((by_class != 0) + (blocks != 0) + (rows != 0) > 1) {
+        fprintf(stderr, "bench: --per-class, --per-block and --rows: one at a time\n");
+        return 2;
+    }
+    if (rows && !device_too) {
+        fprintf(stderr, "bench: --rows times the device's pipelines: not with --no-device\n");
         return 2;
     }
     if (batch_size == 0 || seconds <= 0) {
@@ -454,6 +542,11 @@ int main(int argc, char **argv)
         }
         if (blocks) {
             per_block(op, mine, n_mine, words, out, count, blocks);
+            continue;
+        }
+        if (rows) {
+            if (per_row(dev, batch, l, op, rows))
+                return 3;
             continue;
         }
         for (unsigned i = 0; i < count; i++)
