@@ -636,9 +636,12 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         return true;
     int budget;
     int target = class_target(s, c, r, &budget);
-    pick_product(s, target, budget, c == GEN_SUBNORMAL, r, &v[0], &v[1]);
-    if (s->fixed == 1) {
-        /* b is the literal: aim a so that the product lands at the target. */
+    if (s->fixed != 1) {
+        pick_product(s, target, budget, c == GEN_SUBNORMAL, r, &v[0], &v[1]);
+    } else {
+        /* b is the literal: aim a so that the product lands at the target
+         * (until 2026-12 a product was picked first and both its factors
+         * written over here, its draws and work for nothing). */
         int ek = 0, lk;
         k_bits_at(s, &ek, &lk);  /* ek stays 0 where K is not finite and nonzero */
         v[1] = s->fixed_bits;
