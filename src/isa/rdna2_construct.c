@@ -834,8 +834,9 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
 /* A case's first draws: random words where a design leaves some (the other
  * half of an f16 source, the kept half of D; the f32 forms' designs write
  * every word), and the whole of a random case.  True when that is all.
- * Where the placement writes every word whole (`whole`: the packed form's
- * default halves), a designed case's words are stepped over, not drawn:
+ * Where the placement writes every word whole (`whole`: the packed form
+ * with each source's two lanes in opposite halves, the default op_sel or
+ * the swapped one), a designed case's words are stepped over, not drawn:
  * the same stream, so the same cases, without three draws thrown away. */
 static bool prefill(const isa_instance *in, gen_class c, bool whole, gen_rng *r, uint32_t *w)
 {
@@ -968,8 +969,9 @@ static void packed_plan_for(const isa_instance *in, packed_plan *pp)
 static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_t *w)
 {
     if (pp->whole) {
-        /* Both halves of each word (the default op_sel: lane 0 low, lane 1
-         * high): the word written at once, not a half at a time over its
+        /* Both halves of each word (each source's lanes in opposite halves:
+         * the default op_sel, lane 0 low and lane 1 high, or the swapped
+         * one): the word written at once, not a half at a time over its
          * drawn bits, which the two halves replace either way. */
         for (int k = 0; k < 3; k++) {
             const word_put *q = &pp->words[k];
