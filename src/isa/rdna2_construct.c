@@ -1042,8 +1042,12 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
 static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
     placing p;
-    placing_for(in, s, &p);  /* no draws */
-    if (prefill(in, c, places_whole(in, &p), r, w))
+    bool whole = false;
+    if (c != GEN_RANDOM) {  /* a random case is its prefill alone */
+        placing_for(in, s, &p);  /* no draws */
+        whole = places_whole(in, &p);
+    }
+    if (prefill(in, c, whole, r, w))
         return true;
     bool reachable = true;
     uint64_t v[2][3];
