@@ -370,7 +370,10 @@ static int per_row(vkd_device *dev, vkr_batch *batch, isa_lowering l, const isa_
     unsigned n = cov.rows < want ? cov.rows : want;
     double *t[4];
     for (int k = 0; k < 4; k++)
-        t[k] = calloc(n ? n : 1, sizeof *t[k]);
+        if (!(t[k] = calloc(n ? n : 1, sizeof *t[k]))) {
+            fprintf(stderr, "bench: out of memory\n");
+            exit(4);
+        }
     static char err[1 << 16];
     int status = 0;
     for (unsigned r = 0; r < n && !status; r++) {
