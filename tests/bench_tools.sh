@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The benchmark's own program (tests/bench_rdna2, which scripts/bench runs for
+# the README's figures) keeps working: each of its tables, briefly, with the
+# fields scripts/bench reads, and its refusals of bad arguments.  Not a speed
+# check: the figures are only held to be numbers.
+# Usage: bench_tools.sh BENCH_RDNA2
+. "$(dirname "$0")/lib.sh"
+B=$1
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+# fields FILE PREFIX KEY...: every line starting with PREFIX has every KEY=NUMBER (or KEY=-); prints the count.
+fields() {
+    python3 - "$@" <<'PY'
+import re, sys
+path, prefix, keys = sys.argv[1], sys.argv[2], sys.argv[3:]
+n = 0
+for line in open(path):
+    if not line.startswith(prefix):
+        continue
+    f = dict(x.split("=", 1) for x in line.split()[(1 if prefix.endswith(" ") else 0):] if "=" in x)
+    for k in keys:
+        if k not in f or not re.fullmatch(r"-|[0-9.]+(e[+-]?[0-9]+)?", f[k]):
+            sys.exit(f"{line.strip()}: {k} missing or not a number")
+    n += 1
+print(n)
+PY
+}
+
+# The main table: the host figures and the device's, for an RDNA 2 op and a Maxwell one.
+expect_status 0 "main table" "$B" --seconds 0.02 rdna2.v_fma_f32 maxwell.xmad
+n=$(fields "$tmp/cli.out" "op=" tuples fast batch exact hw pipeline device hw_vector) && [ "$n" = 2 ] && ok ||
+    bad "main table: $n lines with every field"
+expect_in "$tmp/cli.out" "op=rdna2.v_fma_f32 .* same=1" "the pipeline's passes the same"
+
+# Where a case's time goes, class by class.
+expect_status 0 "--per-class" "$B" --per-class --no-device --seconds 0.01 rdna2.v_fma_f32
+n=$(fields "$tmp/cli.out" "class " construct_ns verdict_ns attempts) && [ "$n" = 8 ] && ok ||
+    bad "--per-class: $n class lines, want 8"
+
+# A campaign's blocks: each block's instance and cost.
+expect_status 0 "--per-block" "$B" --per-block 3 --no-device rdna2.v_fmaak_f32
+n=$(fields "$tmp/cli.out" "block " block ns) && [ "$n" = 3 ] && ok || bad "--per-block 3: $n block lines"
+expect_in "$tmp/cli.out" "block=2 .*ctrl=k=0x" "--per-block names each block's K"
+
+# The schedule's rows: an op with a schedule times the rows asked for, an op without one says so.
+expect_status 0 "--rows" "$B" --rows 2 rdna2.v_fma_f32 rdna2.v_fmaak_f32
+n=$(fields "$tmp/cli.out" "rows op=rdna2.v_fma_f32" rows timed module_ms create_ms first_ms second_ms) && [ "$n" = 1 ] &&
+    ok || bad "--rows: the v_fma_f32 line ($n)"
+expect_in "$tmp/cli.out" "rows op=rdna2.v_fma_f32 rows=64 timed=2 " "--rows 2: 2 of v_fma_f32's 64 rows timed"
+expect_in "$tmp/cli.out" "rows op=rdna2.v_fmaak_f32 rows=0$" "--rows: an op with no schedule"
+
+# Bad arguments: exit 2 and a message.
+expect_status 2 "--rows 0" "$B" --rows 0 rdna2.v_fma_f32
+expect_in "$tmp/cli.err" "want 1 to" "--rows 0 says the range"
+expect_status 2 "--rows without the device" "$B" --rows 2 --no-device rdna2.v_fma_f32
+expect_status 2 "two tables at once" "$B" --per-class --rows 2 rdna2.v_fma_f32
+expect_status 2 "--per-block 0" "$B" --per-block 0 rdna2.v_fma_f32
+expect_status 2 "no such op" "$B" --no-device no.such.op
+
+finish bench-tools
