@@ -47,8 +47,11 @@
  * (lavapipe compiles at the first), ms a row, medians over the rows: lines
  * "rows op=... rows=R timed=N module_ms=... create_ms=... first_ms=...
  * second_ms=...".  Ops with no row to pair print rows=0.
+ * --device-only prints the main table's lines with the device figure alone
+ * (the host figures "-"): scripts/bench reads the device again after the
+ * campaigns, to see how far it moved meanwhile.
  * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class]
- *                    [--per-block N] [--rows N] [OP-GLOB...] */
+ *                    [--per-block N] [--rows N] [--device-only] [OP-GLOB...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,7 +440,7 @@ int main(int argc, char **argv)
     isa_lowering l = LOWERING_DIRECT;
     unsigned batch_size = 65536;
     double seconds = 0.3;
-    bool device_too = true, by_class = false;
+    bool device_too = true, by_class = false, device_only = false;
     unsigned blocks = 0, rows = 0;
     const char *globs[32] = {0};
     unsigned n_globs = 0;
@@ -455,6 +458,8 @@ int main(int argc, char **argv)
             seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-device"))
             device_too = false;
+        else if (!strcmp(argv[i], "--device-only"))
+            device_only = true;
         else if (!strcmp(argv[i], "--per-class"))
             by_class = true;
         else if (!strcmp(argv[i], "--per-block") && i + 1 < argc) {
@@ -476,6 +481,11 @@ int main(int argc, char **argv)
     }
     if ((by_class != 0) + (blocks != 0) + (rows != 0) > 1) {
         fprintf(stderr, "bench: --per-class, --per-block and --rows: one at a time\n");
+        return 2;
+    }
+    if (device_only && (!device_too || by_class || blocks || rows)) {
+        fprintf(stderr, "bench: --device-only is the main table's device figure alone: "
+                        "not with --no-device, --per-class, --per-block or --rows\n");
         return 2;
     }
     if (rows && !device_too) {
@@ -555,44 +565,48 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
         bench_set s = {&in, words, out, count, {operands, operands + batch_size, operands + 2 * (size_t)batch_size}};
-        double fast = -1, fast_batch = -1, exact, hwfma = -1, hwvector = -1, pipeline, device = -1;
-        if (op->impl->fast)
-            fast = timed(&s, RUN_FAST, seconds);
-        if (op->impl->fast_batch)
-            fast_batch = timed(&s, RUN_BATCH, seconds);
-        exact = timed(&s, RUN_EXACT, seconds);
-        if (strcmp(kind, "tile")) {
-            hwfma = timed(&s, RUN_HW_FMA, seconds);
-            unpack_operands(&s);
-            hwvector = timed(&s, RUN_HW_VECTOR, seconds);
-        }
-
-        /* The pipeline over cases [2^20, 2^20 + count): a first pass keeps
-         * the outputs as the copy; each timed pass makes the cases again
-         * and compares its outputs with the copy, batch by batch as a
-         * campaign compares the host's with the device's. */
-        const uint64_t base = 1u << 20;
-        uint32_t *pwords = malloc((size_t)count * op->n_in * 4);
-        size_t out_bytes = (size_t)count * op->n_out * 4;
-        for (unsigned i = 0; i < count; i++)
-            eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in, ref + (size_t)i * op->n_out,
-                          &v);
+        double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, pipeline = -1, device = -1;
         bool same = true;
         uint64_t done = 0;
-        double t0 = now(), t1;
-        do {
-            /* As a campaign's generation threads do: 1,024 cases at a time,
-             * built and verified together (the reference pass above made
-             * them one at a time: same also holds the two to each other). */
-            static isa_verdict vs[1024];
-            for (unsigned i = 0; i < count; i += 1024)
-                eng_make_cases(&in, 1, base + i, count - i < 1024 ? count - i : 1024, mine, n_mine,
-                               pwords + (size_t)i * op->n_in, out + (size_t)i * op->n_out, vs);
-            same &= memcmp(out, ref, out_bytes) == 0;
-            done += count;
-        } while ((t1 = now()) - t0 < seconds);
-        pipeline = (double)done / (t1 - t0);
-        free(pwords);
+        double t0, t1;
+        if (!device_only) {  /* the host figures */
+            if (op->impl->fast)
+                fast = timed(&s, RUN_FAST, seconds);
+            if (op->impl->fast_batch)
+                fast_batch = timed(&s, RUN_BATCH, seconds);
+            exact = timed(&s, RUN_EXACT, seconds);
+            if (strcmp(kind, "tile")) {
+                hwfma = timed(&s, RUN_HW_FMA, seconds);
+                unpack_operands(&s);
+                hwvector = timed(&s, RUN_HW_VECTOR, seconds);
+            }
+
+            /* The pipeline over cases [2^20, 2^20 + count): a first pass keeps
+             * the outputs as the copy; each timed pass makes the cases again
+             * and compares its outputs with the copy, batch by batch as a
+             * campaign compares the host's with the device's. */
+            const uint64_t base = 1u << 20;
+            uint32_t *pwords = malloc((size_t)count * op->n_in * 4);
+            size_t out_bytes = (size_t)count * op->n_out * 4;
+            for (unsigned i = 0; i < count; i++)
+                eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in,
+                              ref + (size_t)i * op->n_out,
+                              &v);
+            t0 = now();
+            do {
+                /* As a campaign's generation threads do: 1,024 cases at a time,
+                 * built and verified together (the reference pass above made
+                 * them one at a time: same also holds the two to each other). */
+                static isa_verdict vs[1024];
+                for (unsigned i = 0; i < count; i += 1024)
+                    eng_make_cases(&in, 1, base + i, count - i < 1024 ? count - i : 1024, mine, n_mine,
+                                   pwords + (size_t)i * op->n_in, out + (size_t)i * op->n_out, vs);
+                same &= memcmp(out, ref, out_bytes) == 0;
+                done += count;
+            } while ((t1 = now()) - t0 < seconds);
+            pipeline = (double)done / (t1 - t0);
+            free(pwords);
+        }
 
         /* Device: the same module the campaign uses, dispatched back to back,
          * on the tuples of the host figures. */

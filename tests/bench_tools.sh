@@ -32,6 +32,11 @@ n=$(fields "$tmp/cli.out" "op=" tuples fast batch exact hw pipeline device hw_ve
     bad "main table: $n lines with every field"
 expect_in "$tmp/cli.out" "op=rdna2.v_fma_f32 .* same=1" "the pipeline's passes the same"
 
+# The device figure alone (scripts/bench reads it in a fresh process): the host figures "-".
+expect_status 0 "--device-only" "$B" --device-only rdna2.v_fma_f16
+expect_in "$tmp/cli.out" "op=rdna2.v_fma_f16 .*fast=- batch=- exact=- hw=- pipeline=- device=[0-9]" \
+    "--device-only: the device figure alone"
+
 # Where a case's time goes, class by class.
 expect_status 0 "--per-class" "$B" --per-class --no-device --seconds 0.01 rdna2.v_fma_f32
 n=$(fields "$tmp/cli.out" "class " construct_ns verdict_ns attempts) && [ "$n" = 8 ] && ok ||
@@ -54,6 +59,7 @@ expect_status 2 "--rows 0" "$B" --rows 0 rdna2.v_fma_f32
 expect_in "$tmp/cli.err" "want 1 to" "--rows 0 says the range"
 expect_status 2 "--rows without the device" "$B" --rows 2 --no-device rdna2.v_fma_f32
 expect_status 2 "two tables at once" "$B" --per-class --rows 2 rdna2.v_fma_f32
+expect_status 2 "--device-only without the device" "$B" --device-only --no-device rdna2.v_fma_f32
 expect_status 2 "--per-block 0" "$B" --per-block 0 rdna2.v_fma_f32
 expect_status 2 "no such op" "$B" --no-device no.such.op
 
