@@ -48,8 +48,8 @@
  * "rows op=... rows=R timed=N module_ms=... create_ms=... first_ms=...
  * second_ms=...".  Ops with no row to pair print rows=0.
  * --device-only prints the main table's lines with the device figure alone
- * (the host figures "-"): scripts/bench reads the device again after the
- * campaigns, to see how far it moved meanwhile.
+ * (the host figures "-"): scripts/bench takes this second reading in a
+ * process of its own and divides its campaign ratios by the higher one.
  * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class]
  *                    [--per-block N] [--rows N] [--device-only] [OP-GLOB...] */
 #include <math.h>
