@@ -349,6 +349,16 @@ static void per_block(const isa_op *op, const gen_class *classes, unsigned n, ui
     free(best);
 }
 
+/* The pipeline of an instance's module, as a campaign makes it (its
+ * literal K as the specialization constant); NULL with err. */
+static vkr_pipeline *module_pipeline(vkd_device *dev, vkr_batch *batch, const isa_instance *in, const eng_module *m,
+                                     char *err, size_t errn)
+{
+    uint32_t k = in->ctrl[CTRL_K];
+    return vkr_pipeline_create(dev, batch, m->spv.words, m->spv.count, &k, in->op->ctrl_limit[CTRL_K] ? 1 : 0,
+                               m->local_size, m->per_tuple, err, errn);
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -390,17 +400,15 @@ static int per_row(vkd_device *dev, vkr_batch *batch, isa_lowering l, const isa_
             break;
         }
         double t1 = now();
-        uint32_t k = in.ctrl[CTRL_K];
-        vkr_pipeline *p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
-                                              m.local_size, m.per_tuple, err, sizeof err);
-        double t2 = now(), t3 = t2, t4 = t2;
+        vkr_pipeline *p = module_pipeline(dev, batch, &in, &m, err, sizeof err);
+        double t2 = now(), t3 = t2;
         if (!p || vkr_submit(dev, batch, p, TUPLES, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err) ||
             (t3 = now(), vkr_submit(dev, batch, p, TUPLES, err, sizeof err)) ||
             vkr_wait(dev, batch, 60000, err, sizeof err)) {
             fprintf(stderr, "bench: %s row %u: %s\n", op->name, r, err);
             status = 3;
         }
-        t4 = now();
+        double t4 = now();
         if (p)
             vkr_pipeline_destroy(dev, p);
         eng_module_free(&m);
@@ -613,11 +621,9 @@ int main(int argc, char **argv)
         eng_module m;
         vkr_pipeline *p = NULL;
         if (dev && eng_module_build(&in, l, vkd_device_info(dev), &m, err, sizeof err) == 0) {
-            uint32_t k = in.ctrl[CTRL_K];
             unsigned cap = vkr_batch_capacity(batch, op->n_in, op->n_out);
             unsigned dcount = count < cap ? count : cap;
-            p = vkr_pipeline_create(dev, batch, m.spv.words, m.spv.count, &k, op->ctrl_limit[CTRL_K] ? 1 : 0,
-                                    m.local_size, m.per_tuple, err, sizeof err);
+            p = module_pipeline(dev, batch, &in, &m, err, sizeof err);
             if (p) {
                 memcpy(vkr_batch_input(batch), words, (size_t)dcount * op->n_in * 4);
                 /* Warm-up: the pipeline compiles here. */

@@ -17,7 +17,7 @@ n = 0
 for line in open(path):
     if not line.startswith(prefix):
         continue
-    f = dict(x.split("=", 1) for x in line.split()[(1 if prefix.endswith(" ") else 0):] if "=" in x)
+    f = dict(x.split("=", 1) for x in line.split() if "=" in x)
     for k in keys:
         if k not in f or not re.fullmatch(r"-|[0-9.]+(e[+-]?[0-9]+)?", f[k]):
             sys.exit(f"{line.strip()}: {k} missing or not a number")
@@ -31,6 +31,9 @@ expect_status 0 "main table" "$B" --seconds 0.02 rdna2.v_fma_f32 maxwell.xmad
 n=$(fields "$tmp/cli.out" "op=" tuples fast batch exact hw pipeline device hw_vector) && [ "$n" = 2 ] && ok ||
     bad "main table: $n lines with every field"
 expect_in "$tmp/cli.out" "op=rdna2.v_fma_f32 .* same=1" "the pipeline's passes the same"
+# The figures each op must have measured (the fields check lets any be "-"): none missing here.
+expect_in "$tmp/cli.out" "op=maxwell.xmad .*fast=[0-9].*batch=[0-9].*exact=[0-9].*hw=[0-9].*pipeline=[0-9].*device=[0-9]" \
+    "the main table measured every figure"
 
 # The device figure alone (scripts/bench reads it in a fresh process): the host figures "-".
 expect_status 0 "--device-only" "$B" --device-only rdna2.v_fma_f16

@@ -93,7 +93,8 @@ static void subnormal_draws(const char *name, int ctrl, uint32_t value, double m
     CHECK(at_result >= least_at_result * CASES, "%s: %u of %u subnormal cases subnormal at the result", name,
           at_result, CASES);
     printf("%s (%s %#x): subnormal cases draw %.2f times, %.1f%% subnormal at the result\n", name,
-           ctrl >= 0 ? isa_controls[ctrl].name : "default", ctrl >= 0 ? value : 0, draws / CASES, 100.0 * at_result / CASES);
+           ctrl >= 0 ? isa_controls[ctrl].name : "default", ctrl >= 0 ? value : 0, draws / CASES,
+           100.0 * at_result / CASES);
 }
 
 int main(void)

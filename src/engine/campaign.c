@@ -206,7 +206,8 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
             if (isa_has_fast(op)) {
                 const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
                 j->audited++;
-                if (!j->audit_failure && (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c, idx, j->o->seed)))
+                if (!j->audit_failure &&
+                    (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c, idx, j->o->seed)))
                     j->audit_index = idx;
             }
         }
