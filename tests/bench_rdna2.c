@@ -19,10 +19,14 @@
  *             with a copy (memcmp): what a campaign does per case, less the
  *             device;
  *   device    tuples/s of a raw dispatch of the op's module (64K-tuple
- *             batches, inputs already in the buffer), submit to fence.
+ *             batches, inputs already in the buffer), submit to fence: the
+ *             higher of two readings, device_plain (the cores as they are)
+ *             and device_awake (every core kept from halting by an
+ *             idle-class spinner, tests/awake.h), each printed too.
  * Host figures are one thread, each timed for at least --seconds (0.3).
  * Output: comment lines (#) and one line per op of KEY=VALUE fields (op,
- * kind, tuples, fast, batch, exact, hw, pipeline, device, same, hw_vector), numbers as
+ * kind, tuples, fast, batch, exact, hw, pipeline, device, same, hw_vector,
+ * device_plain, device_awake), numbers as
  * rates per second, "-" where there is none; scripts/bench formats them.
  * kind: f32 (scalar f32 RDNA 2), f16, packed (v_pk_*), mix (v_fma_mix*),
  * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when the
@@ -57,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "awake.h"
 #include "isa/classify.h"
 #include "isa/rdna2.h"
 #include "engine/campaign.h"
@@ -359,6 +364,22 @@ static vkr_pipeline *module_pipeline(vkd_device *dev, vkr_batch *batch, const is
                                m->local_size, m->per_tuple, err, errn);
 }
 
+/* Tuples/s of p dispatched back to back on the count tuples already in the
+ * batch, submit to fence, for at least `seconds` (0: one dispatch); -1
+ * with err. */
+static double dispatch_rate(vkd_device *dev, vkr_batch *batch, vkr_pipeline *p, unsigned count, double seconds,
+                            char *err, size_t errn)
+{
+    unsigned long done = 0;
+    double t0 = now(), t1;
+    do {
+        if (vkr_submit(dev, batch, p, count, err, errn) || vkr_wait(dev, batch, 60000, err, errn))
+            return -1;
+        done += count;
+    } while ((t1 = now()) - t0 < seconds);
+    return (double)done / (t1 - t0);
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -574,6 +595,7 @@ int main(int argc, char **argv)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
         bench_set s = {&in, words, out, count, {operands, operands + batch_size, operands + 2 * (size_t)batch_size}};
         double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, pipeline = -1, device = -1;
+        double device_plain = -1, device_awake = -1;
         bool same = true;
         uint64_t done = 0;
         double t0, t1;
@@ -627,31 +649,39 @@ int main(int argc, char **argv)
             if (p) {
                 memcpy(vkr_batch_input(batch), words, (size_t)dcount * op->n_in * 4);
                 /* Warm-up: the pipeline compiles here. */
-                if (vkr_submit(dev, batch, p, dcount, err, sizeof err) || vkr_wait(dev, batch, 60000, err, sizeof err)) {
+                if (dispatch_rate(dev, batch, p, dcount, 0, err, sizeof err) < 0) {
                     fprintf(stderr, "bench: %s: %s\n", op->name, err);
                     return 3;
                 }
-                done = 0;
-                t0 = now();
-                do {
-                    if (vkr_submit(dev, batch, p, dcount, err, sizeof err) ||
-                        vkr_wait(dev, batch, 60000, err, sizeof err)) {
-                        fprintf(stderr, "bench: %s: %s\n", op->name, err);
-                        return 3;
-                    }
-                    done += dcount;
-                } while ((t1 = now()) - t0 < seconds);
-                device = (double)done / (t1 - t0);
+                /* Once as the machine is, once with every core kept awake
+                 * (tests/awake.h: the reading can halve where a core halts
+                 * between dispatches, and the spinners cost a little where it
+                 * does not): the limit is the higher. */
+                device_plain = dispatch_rate(dev, batch, p, dcount, seconds, err, sizeof err);
+                bench_awake *awake = device_plain < 0 ? NULL : bench_awake_start(err, sizeof err);
+                bool awake_ran = awake != NULL;
+                if (awake) {
+                    device_awake = dispatch_rate(dev, batch, p, dcount, seconds, err, sizeof err);
+                    bench_awake_stop(awake);
+                } else if (device_plain >= 0)
+                    fprintf(stderr, "bench: %s: the device figure without the cores kept awake: %s\n", op->name, err);
+                if (device_plain < 0 || (awake_ran && device_awake < 0)) {
+                    fprintf(stderr, "bench: %s: %s\n", op->name, err);
+                    return 3;
+                }
+                device = device_plain > device_awake ? device_plain : device_awake;
                 vkr_pipeline_destroy(dev, p);
             } else
                 fprintf(stderr, "bench: %s: %s\n", op->name, err);
             eng_module_free(&m);
         } else if (dev)
             fprintf(stderr, "bench: %s: %s\n", op->name, err);
-        char b[7][32];
-        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s\n",
+        char b[9][32];
+        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s "
+               "device_plain=%s device_awake=%s\n",
                op->name, kind, count, rate(fast, b[0]), rate(fast_batch, b[1]), rate(exact, b[2]), rate(hwfma, b[3]),
-               rate(pipeline, b[4]), rate(device, b[5]), same, rate(hwvector, b[6]));
+               rate(pipeline, b[4]), rate(device, b[5]), same, rate(hwvector, b[6]), rate(device_plain, b[7]),
+               rate(device_awake, b[8]));
         fflush(stdout);
     }
     if (dev) {

@@ -28,12 +28,21 @@ PY
 
 # The main table: the host figures and the device's, for an RDNA 2 op and a Maxwell one.
 expect_status 0 "main table" "$B" --seconds 0.02 rdna2.v_fma_f32 maxwell.xmad
-n=$(fields "$tmp/cli.out" "op=" tuples fast batch exact hw pipeline device hw_vector) && [ "$n" = 2 ] && ok ||
+n=$(fields "$tmp/cli.out" "op=" tuples fast batch exact hw pipeline device hw_vector device_plain device_awake) &&
+    [ "$n" = 2 ] && ok ||
     bad "main table: $n lines with every field"
 expect_in "$tmp/cli.out" "op=rdna2.v_fma_f32 .* same=1" "the pipeline's passes the same"
 # The figures each op must have measured (the fields check lets any be "-"): none missing here.
 expect_in "$tmp/cli.out" "op=maxwell.xmad .*fast=[0-9].*batch=[0-9].*exact=[0-9].*hw=[0-9].*pipeline=[0-9].*device=[0-9]" \
     "the main table measured every figure"
+# The device figure is the higher of its two readings, the cores as they are and kept awake (tests/awake.h).
+python3 - "$tmp/cli.out" <<'PY' && ok || bad "device is not the higher of device_plain and device_awake"
+import sys
+for line in open(sys.argv[1]):
+    if line.startswith("op="):
+        f = dict(x.split("=", 1) for x in line.split())
+        assert float(f["device"]) == max(float(f["device_plain"]), float(f["device_awake"])), line
+PY
 
 # The device figure alone (scripts/bench reads it in a fresh process): the host figures "-".
 expect_status 0 "--device-only" "$B" --device-only rdna2.v_fma_f16

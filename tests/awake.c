@@ -1,0 +1,127 @@
+/* Spinners that keep every online core from halting (see awake.h). */
+#define _GNU_SOURCE
+#include "awake.h"
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A cache line each: a spinner's count must not share one with another's. */
+typedef struct {
+    _Alignas(64) atomic_uint_fast64_t spins;
+    atomic_int tid;    /* its thread id once it runs at SCHED_IDLE */
+    atomic_int failed; /* or the error that kept it from that */
+    pthread_t thread;
+    bench_awake *owner;
+} spinner;
+
+struct bench_awake {
+    atomic_bool stop;
+    unsigned n;
+    spinner *s;
+};
+
+static void *spin(void *arg)
+{
+    spinner *s = arg;
+    /* Here, not in the attributes: glibc's pthread_attr_setschedpolicy
+     * refuses SCHED_IDLE. */
+    struct sched_param none = {0};
+    int e = pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+    if (e) {
+        atomic_store(&s->failed, e);
+        return NULL;
+    }
+    atomic_store(&s->tid, (int)gettid());
+    while (!atomic_load_explicit(&s->owner->stop, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&s->spins, 1, memory_order_relaxed);
+        __builtin_ia32_pause();
+    }
+    return NULL;
+}
+
+/* Stops and joins the first n spinners. */
+static void join_first(bench_awake *a, unsigned n)
+{
+    atomic_store(&a->stop, true);
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(a->s[i].thread, NULL);
+}
+
+/* Spinner i's thread, pinned to core `core` from its first instruction (and at SCHED_IDLE from its second). */
+static int start_one(bench_awake *a, unsigned i, int core, char *err, size_t err_size)
+{
+    pthread_attr_t attr;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(core, &set);
+    int e = pthread_attr_init(&attr);
+    if (!e)
+        e = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    a->s[i].owner = a;
+    if (!e)
+        e = pthread_create(&a->s[i].thread, &attr, spin, &a->s[i]);
+    pthread_attr_destroy(&attr);
+    if (e)
+        snprintf(err, err_size, "a spinner pinned to core %d: %s", core, strerror(e));
+    return e;
+}
+
+bench_awake *bench_awake_start(char *err, size_t err_size)
+{
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine)) {
+        snprintf(err, err_size, "sched_getaffinity: %s", strerror(errno));
+        return NULL;
+    }
+    bench_awake *a = calloc(1, sizeof *a);
+    a->s = aligned_alloc(64, sizeof(spinner) * (size_t)CPU_COUNT(&mine));
+    memset(a->s, 0, sizeof(spinner) * (size_t)CPU_COUNT(&mine));
+    atomic_init(&a->stop, false);
+    for (int core = 0; core < CPU_SETSIZE && a->n < (unsigned)CPU_COUNT(&mine); core++) {
+        if (!CPU_ISSET(core, &mine))
+            continue;
+        if (start_one(a, a->n, core, err, err_size)) {
+            join_first(a, a->n);
+            free(a->s);
+            free(a);
+            return NULL;
+        }
+        a->n++;
+    }
+    /* Each has said its thread id (running, pinned and idle-class from
+     * here) or why it could not be. */
+    int failed = 0;
+    for (unsigned i = 0; i < a->n; i++) {
+        while (!atomic_load(&a->s[i].tid) && !atomic_load(&a->s[i].failed))
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        if (!failed && atomic_load(&a->s[i].failed)) {
+            failed = atomic_load(&a->s[i].failed);
+            snprintf(err, err_size, "a spinner at SCHED_IDLE: %s", strerror(failed));
+        }
+    }
+    if (failed) {
+        bench_awake_stop(a);
+        return NULL;
+    }
+    return a;
+}
+
+void bench_awake_stop(bench_awake *a)
+{
+    if (!a)
+        return;
+    join_first(a, a->n);
+    free(a->s);
+    free(a);
+}
+
+unsigned bench_awake_count(const bench_awake *a) { return a->n; }
+int bench_awake_tid(const bench_awake *a, unsigned i) { return atomic_load(&a->s[i].tid); }
+uint64_t bench_awake_spins(const bench_awake *a, unsigned i) { return atomic_load(&a->s[i].spins); }

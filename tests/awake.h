@@ -1,0 +1,38 @@
+/* Every online core kept from halting while the benchmark times the device.
+ *
+ * Why: on the development machine (a Firecracker virtual machine with no
+ * guest idle driver, so an idle core halts and the halt leaves the virtual
+ * machine), waking a thread on a halted core took 11 us at the median but
+ * 150-180 us at the 90th percentile and about 300 us at the 99th, against
+ * 4-5 us throughout with the core kept busy.  lavapipe wakes its workers
+ * for every dispatch, and a 64K-tuple dispatch takes about 300 us: one
+ * worker woken late leaves the other to do the whole dispatch, and the rate
+ * halves (the process then ran 0.9-1.0 cores, against 1.85 in the fast
+ * state).  doc/fast-host.md, "Two raw-dispatch readings", has the
+ * measurements.
+ *
+ * How: one thread per online core, pinned there, at SCHED_IDLE (the
+ * weakest policy: any other thread that wakes on the core preempts it at
+ * once), spinning on a pause instruction.  Not free: where the machine was
+ * already fast, the reading with spinners came out 10-25% below the one
+ * without, so the benchmark takes both and keeps the higher. */
+#ifndef TIEFUZZ_TESTS_AWAKE_H
+#define TIEFUZZ_TESTS_AWAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_awake bench_awake;
+
+/* Starts the spinners; NULL with a message in err where a thread could not
+ * be made, pinned or given SCHED_IDLE (none is left running then). */
+bench_awake *bench_awake_start(char *err, size_t err_size);
+/* Stops and joins them, and frees. */
+void bench_awake_stop(bench_awake *a);
+/* How many spinners, and spinner i's thread id and spin count so far
+ * (for the test that they run where and as they should). */
+unsigned bench_awake_count(const bench_awake *a);
+int bench_awake_tid(const bench_awake *a, unsigned i);
+uint64_t bench_awake_spins(const bench_awake *a, unsigned i);
+
+#endif
