@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -125,3 +126,95 @@ void bench_awake_stop(bench_awake *a)
 unsigned bench_awake_count(const bench_awake *a) { return a->n; }
 int bench_awake_tid(const bench_awake *a, unsigned i) { return atomic_load(&a->s[i].tid); }
 uint64_t bench_awake_spins(const bench_awake *a, unsigned i) { return atomic_load(&a->s[i].spins); }
+
+/* bench_wake_latency's two threads. */
+typedef struct {
+    sem_t go, back;
+    double posted;  /* written before the post, read after the wait: the semaphore orders them */
+    double *took;
+    unsigned rounds;
+    int core;
+} wake_pair;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void pin_self(int core)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(core, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+static void *woken(void *arg)
+{
+    wake_pair *w = arg;
+    pin_self(w->core);
+    for (unsigned i = 0; i < w->rounds; i++) {
+        sem_wait(&w->go);
+        w->took[i] = now_s() - w->posted;
+        sem_post(&w->back);
+    }
+    return NULL;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_wake_latency(unsigned rounds, double p[3], char *err, size_t err_size)
+{
+    cpu_set_t mine;
+    int cores[2], n = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine)) {
+        snprintf(err, err_size, "sched_getaffinity: %s", strerror(errno));
+        return -1;
+    }
+    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+        if (CPU_ISSET(c, &mine))
+            cores[n++] = c;
+    if (n < 2 || rounds == 0) {
+        snprintf(err, err_size, "the wake-up latency needs two cores (this process may use %d)", n);
+        return -1;
+    }
+    wake_pair w = {.took = calloc(rounds, sizeof(double)), .rounds = rounds, .core = cores[1]};
+    sem_init(&w.go, 0, 0);
+    sem_init(&w.back, 0, 0);
+    pthread_t t;
+    int e = pthread_create(&t, NULL, woken, &w);
+    if (e) {
+        snprintf(err, err_size, "the woken thread: %s", strerror(e));
+        free(w.took);
+        return -1;
+    }
+    /* The poster keeps its own core busy (as a dispatching process does)
+     * and leaves the other idle 300 us, about one 64K-tuple dispatch. */
+    cpu_set_t before;
+    pthread_getaffinity_np(pthread_self(), sizeof before, &before);
+    pin_self(cores[0]);
+    for (unsigned i = 0; i < rounds; i++) {
+        double t0 = now_s();
+        while (now_s() - t0 < 300e-6)
+            ;
+        w.posted = now_s();
+        sem_post(&w.go);
+        sem_wait(&w.back);
+    }
+    pthread_join(t, NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof before, &before);
+    qsort(w.took, rounds, sizeof(double), by_time);
+    static const double at[3] = {0.50, 0.90, 0.99};
+    for (int k = 0; k < 3; k++)
+        p[k] = w.took[(unsigned)(at[k] * (rounds - 1))] * 1e6;
+    free(w.took);
+    sem_destroy(&w.go);
+    sem_destroy(&w.back);
+    return 0;
+}

@@ -35,4 +35,11 @@ unsigned bench_awake_count(const bench_awake *a);
 int bench_awake_tid(const bench_awake *a, unsigned i);
 uint64_t bench_awake_spins(const bench_awake *a, unsigned i);
 
+/* How long a thread takes to wake on another core: `rounds` times, a
+ * thread pinned to the first core the process may use posts a semaphore
+ * 300 us after the last round, and one pinned to the second takes it and
+ * reads the clock; the 50th, 90th and 99th percentiles in us into p[3].
+ * -1 with err where the process may use fewer than two cores. */
+int bench_wake_latency(unsigned rounds, double p[3], char *err, size_t err_size);
+
 #endif

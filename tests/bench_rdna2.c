@@ -54,8 +54,12 @@
  * --device-only prints the main table's lines with the device figure alone
  * (the host figures "-"): scripts/bench takes this second reading in a
  * process of its own and divides its campaign ratios by the higher one.
+ * --wake-latency prints instead one line, how long a thread takes to wake
+ * on another core (tests/awake.h), the cores as they are and kept awake:
+ * "wake p50_us=... p90_us=... p99_us=... awake_p50_us=... awake_p90_us=...
+ * awake_p99_us=...".
  * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class]
- *                    [--per-block N] [--rows N] [--device-only] [OP-GLOB...] */
+ *                    [--per-block N] [--rows N] [--device-only] [--wake-latency] [OP-GLOB...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,6 +384,32 @@ static double dispatch_rate(vkd_device *dev, vkr_batch *batch, vkr_pipeline *p, 
     return (double)done / (t1 - t0);
 }
 
+/* --wake-latency: a thread's wake-up on another core, the cores as they
+ * are and kept awake (tests/awake.h), 2,000 rounds each. */
+static int wake_latency(void)
+{
+    char err[256];
+    double as_is[3], awake[3];
+    if (bench_wake_latency(2000, as_is, err, sizeof err)) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 3;
+    }
+    bench_awake *a = bench_awake_start(err, sizeof err);
+    if (!a) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 3;
+    }
+    int rc = bench_wake_latency(2000, awake, err, sizeof err);
+    bench_awake_stop(a);
+    if (rc) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 3;
+    }
+    printf("wake p50_us=%.1f p90_us=%.1f p99_us=%.1f awake_p50_us=%.1f awake_p90_us=%.1f awake_p99_us=%.1f\n",
+           as_is[0], as_is[1], as_is[2], awake[0], awake[1], awake[2]);
+    return 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -469,7 +499,7 @@ int main(int argc, char **argv)
     isa_lowering l = LOWERING_DIRECT;
     unsigned batch_size = 65536;
     double seconds = 0.3;
-    bool device_too = true, by_class = false, device_only = false;
+    bool device_too = true, by_class = false, device_only = false, wake = false;
     unsigned blocks = 0, rows = 0;
     const char *globs[32] = {0};
     unsigned n_globs = 0;
@@ -491,6 +521,8 @@ int main(int argc, char **argv)
             device_only = true;
         else if (!strcmp(argv[i], "--per-class"))
             by_class = true;
+        else if (!strcmp(argv[i], "--wake-latency"))
+            wake = true;
         else if (!strcmp(argv[i], "--per-block") && i + 1 < argc) {
             int b = atoi(argv[++i]);
             if (b < 1 || b > 4096) {
@@ -508,13 +540,14 @@ int main(int argc, char **argv)
         } else if (n_globs < 32)
             globs[n_globs++] = argv[i];
     }
-    if ((by_class != 0) + (blocks != 0) + (rows != 0) > 1) {
-        fprintf(stderr, "bench: --per-class, --per-block and --rows: one at a time\n");
+    if ((by_class != 0) + (blocks != 0) + (rows != 0) + (wake != 0) + (device_only != 0) > 1) {
+        fprintf(stderr, "bench: --per-class, --per-block, --rows, --wake-latency and --device-only: one at a time\n");
         return 2;
     }
-    if (device_only && (!device_too || by_class || blocks || rows)) {
-        fprintf(stderr, "bench: --device-only is the main table's device figure alone: "
-                        "not with --no-device, --per-class, --per-block or --rows\n");
+    if (wake)
+        return wake_latency();
+    if (device_only && !device_too) {
+        fprintf(stderr, "bench: --device-only is the main table's device figure alone: not with --no-device\n");
         return 2;
     }
     if (rows && !device_too) {

@@ -49,6 +49,18 @@ expect_status 0 "--device-only" "$B" --device-only rdna2.v_fma_f16
 expect_in "$tmp/cli.out" "op=rdna2.v_fma_f16 .*fast=- batch=- exact=- hw=- pipeline=- device=[0-9]" \
     "--device-only: the device figure alone"
 
+# A thread's wake-up on another core, the cores as they are and kept awake: percentiles in order.
+expect_status 0 "--wake-latency" "$B" --wake-latency
+n=$(fields "$tmp/cli.out" "wake " p50_us p90_us p99_us awake_p50_us awake_p90_us awake_p99_us) && [ "$n" = 1 ] &&
+    ok || bad "--wake-latency: $n lines with every field"
+python3 - "$tmp/cli.out" <<'PY' && ok || bad "--wake-latency: percentiles out of order"
+import sys
+f = dict(x.split("=", 1) for x in open(sys.argv[1]).read().split() if "=" in x)
+for pre in ("", "awake_"):
+    assert 0 < float(f[pre + "p50_us"]) <= float(f[pre + "p90_us"]) <= float(f[pre + "p99_us"]), f
+PY
+expect_status 2 "--wake-latency with another table" "$B" --wake-latency --device-only
+
 # Where a case's time goes, class by class.
 expect_status 0 "--per-class" "$B" --per-class --no-device --seconds 0.01 rdna2.v_fma_f32
 n=$(fields "$tmp/cli.out" "class " construct_ns verdict_ns attempts) && [ "$n" = 8 ] && ok ||
