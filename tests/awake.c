@@ -28,6 +28,16 @@ struct bench_awake {
     spinner *s;
 };
 
+/* A pause between spins: the core stays busy without hammering its sibling. */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 static void *spin(void *arg)
 {
     spinner *s = arg;
@@ -42,7 +52,7 @@ static void *spin(void *arg)
     atomic_store(&s->tid, (int)gettid());
     while (!atomic_load_explicit(&s->owner->stop, memory_order_relaxed)) {
         atomic_fetch_add_explicit(&s->spins, 1, memory_order_relaxed);
-        __builtin_ia32_pause();
+        relax();
     }
     return NULL;
 }
@@ -62,13 +72,14 @@ static int start_one(bench_awake *a, unsigned i, int core, char *err, size_t err
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(core, &set);
-    int e = pthread_attr_init(&attr);
-    if (!e)
-        e = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     a->s[i].owner = a;
-    if (!e)
-        e = pthread_create(&a->s[i].thread, &attr, spin, &a->s[i]);
-    pthread_attr_destroy(&attr);
+    int e = pthread_attr_init(&attr);
+    if (!e) {
+        e = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+        if (!e)
+            e = pthread_create(&a->s[i].thread, &attr, spin, &a->s[i]);
+        pthread_attr_destroy(&attr);
+    }
     if (e)
         snprintf(err, err_size, "a spinner pinned to core %d: %s", core, strerror(e));
     return e;
@@ -81,9 +92,16 @@ bench_awake *bench_awake_start(char *err, size_t err_size)
         snprintf(err, err_size, "sched_getaffinity: %s", strerror(errno));
         return NULL;
     }
+    size_t bytes = sizeof(spinner) * (size_t)CPU_COUNT(&mine);  /* a multiple of 64: spinner is aligned to it */
     bench_awake *a = calloc(1, sizeof *a);
-    a->s = aligned_alloc(64, sizeof(spinner) * (size_t)CPU_COUNT(&mine));
-    memset(a->s, 0, sizeof(spinner) * (size_t)CPU_COUNT(&mine));
+    spinner *s = aligned_alloc(64, bytes);
+    if (!a || !s) {
+        free(a);
+        free(s);
+        snprintf(err, err_size, "out of memory for %d spinners", CPU_COUNT(&mine));
+        return NULL;
+    }
+    a->s = memset(s, 0, bytes);
     atomic_init(&a->stop, false);
     for (int core = 0; core < CPU_SETSIZE && a->n < (unsigned)CPU_COUNT(&mine); core++) {
         if (!CPU_ISSET(core, &mine))
@@ -180,11 +198,20 @@ int bench_wake_latency(unsigned rounds, double p[3], char *err, size_t err_size)
     for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
         if (CPU_ISSET(c, &mine))
             cores[n++] = c;
-    if (n < 2 || rounds == 0) {
+    if (n < 2) {
         snprintf(err, err_size, "the wake-up latency needs two cores (this process may use %d)", n);
         return -1;
     }
+    if (rounds == 0) {
+        snprintf(err, err_size, "the wake-up latency needs one round or more");
+        return -1;
+    }
     wake_pair w = {.took = calloc(rounds, sizeof(double)), .rounds = rounds, .core = cores[1]};
+    if (!w.took) {
+        snprintf(err, err_size, "out of memory for %u rounds", rounds);
+        return -1;
+    }
+    /* Process-private semaphores with a valid count never fail to start. */
     sem_init(&w.go, 0, 0);
     sem_init(&w.back, 0, 0);
     pthread_t t;
@@ -192,6 +219,8 @@ int bench_wake_latency(unsigned rounds, double p[3], char *err, size_t err_size)
     if (e) {
         snprintf(err, err_size, "the woken thread: %s", strerror(e));
         free(w.took);
+        sem_destroy(&w.go);
+        sem_destroy(&w.back);
         return -1;
     }
     /* The poster keeps its own core busy (as a dispatching process does)

@@ -2,20 +2,24 @@
  *
  * Why: on the development machine (a Firecracker virtual machine with no
  * guest idle driver, so an idle core halts and the halt leaves the virtual
- * machine), waking a thread on a halted core took 11 us at the median but
- * 150-180 us at the 90th percentile and about 300 us at the 99th, against
- * 4-5 us throughout with the core kept busy.  lavapipe wakes its workers
- * for every dispatch, and a 64K-tuple dispatch takes about 300 us: one
- * worker woken late leaves the other to do the whole dispatch, and the rate
- * halves (the process then ran 0.9-1.0 cores, against 1.85 in the fast
- * state).  doc/fast-host.md, "Two raw-dispatch readings", has the
- * measurements.
+ * machine), a thread woken on another core took 11-12.5 us at the median
+ * but 37-181 us at the 90th percentile and 243-350 us at the 99th (eight
+ * runs of bench_wake_latency's measure), against 4-5.3, 4.7-6.4 and 6-12.4
+ * us with the cores kept busy.  lavapipe wakes its workers for every
+ * dispatch, and a 64K-tuple dispatch takes about 300 us: one worker woken
+ * late leaves the other to do the whole dispatch, and the rate halves (the
+ * process then ran 0.9-1.0 cores, against 1.85 in the fast state).
+ * doc/fast-host.md, "Two raw-dispatch readings", has the measurements.
  *
  * How: one thread per online core, pinned there, at SCHED_IDLE (the
- * weakest policy: any other thread that wakes on the core preempts it at
- * once), spinning on a pause instruction.  Not free: where the machine was
- * already fast, the reading with spinners came out 10-25% below the one
- * without, so the benchmark takes both and keeps the higher. */
+ * weakest policy: any other thread of this process that wakes on the core
+ * preempts it at once), spinning on a pause instruction.  Not free: where
+ * the machine was already fast, the reading with spinners came out 10-33%
+ * below the one without, so the benchmark takes both and keeps the higher.
+ * Nor private: SCHED_IDLE yields to the threads of its own scheduling group,
+ * so under autogroup or a cgroup CPU quota the spinners take a share of the
+ * cores from other sessions' busy processes (a concurrent benchmark's) for
+ * the second or so of each reading. */
 #ifndef TIEFUZZ_TESTS_AWAKE_H
 #define TIEFUZZ_TESTS_AWAKE_H
 
