@@ -55,12 +55,18 @@
  * --device-only prints the main table's lines with the device figure alone
  * (the host figures "-"): scripts/bench takes this second reading in a
  * process of its own and divides its campaign ratios by the higher one.
+ * --stages prints instead, per op, where the batch path a campaign runs
+ * spends a case (seed, construct, verdict, rest: see per_stage), for all
+ * the op's classes together and for each alone: lines "stages op=...
+ * class=... seed_ns=... construct_ns=... verdict_ns=... rest_ns=...
+ * whole_ns=...".  --per-class times the single-case path, which costs a
+ * designed case several times what the batch path does.
  * --wake-latency prints instead one line, how long a thread takes to wake
  * on another core (tests/awake.h), the cores as they are and kept awake:
  * "wake p50_us=... p90_us=... p99_us=... awake_p50_us=... awake_p90_us=...
  * awake_p99_us=...".
  * Usage: bench_rdna2 [--lowering direct|exact] [--batch N] [--seconds S] [--no-device] [--per-class]
- *                    [--per-block N] [--rows N] [--device-only] [--wake-latency] [OP-GLOB...] */
+ *                    [--per-block N] [--rows N] [--stages] [--device-only] [--wake-latency] [OP-GLOB...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,6 +487,79 @@ static int per_row(vkd_device *dev, vkr_batch *batch, isa_lowering l, const isa_
     return status;
 }
 
+/* --stages: where the batch path a campaign runs (eng_make_cases) spends a
+ * case, best of five passes over `count` cases of the op's plain instance
+ * whose classes cycle over classes[0..n): the cases' streams and classes
+ * (seed), their designs a block at a time (impl->construct_many, as
+ * isa_generate_fast_many makes them), the verdicts and outputs of what was
+ * built (isa_eval_fast_many), and the whole (eng_make_cases, which rebuilds
+ * the misses too: "rest" is the whole less the three). */
+static void stage_line(const isa_op *op, const char *label, const gen_class *classes, unsigned n, uint32_t *words,
+                       uint32_t *out, unsigned count)
+{
+    enum { BLOCK = 256, PASSES = 5 };
+    isa_instance in;
+    isa_instance_default(&in, op);
+    gen_rng *r = malloc(sizeof *r * count);
+    gen_class *c = malloc(sizeof *c * count);
+    uint32_t *want = malloc(sizeof *want * count);
+    isa_verdict *v = malloc(sizeof *v * count);
+    bool *reach = malloc(count);
+    if (!r || !c || !want || !v || !reach) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(4);
+    }
+    const uint64_t first = 1u << 20, stream = 0x7374616765ull;
+    double best[4] = {1e30, 1e30, 1e30, 1e30};
+    for (int pass = 0; pass < PASSES; pass++) {
+        double t0 = now();
+        eng_class_steps steps = eng_class_steps_from(first, classes, n);
+        for (unsigned i = 0; i < count; i++) {
+            r[i] = gen_rng_for(1, stream, first + i);
+            c[i] = eng_class_next(&steps);
+        }
+        double t1 = now();
+        for (unsigned i = 0; i < count; i += BLOCK) {
+            unsigned m = count - i < BLOCK ? count - i : BLOCK;
+            uint32_t *w = words + (size_t)i * op->n_in;
+            if (op->impl->construct_many)
+                op->impl->construct_many(&in, c + i, r + i, m, w, reach + i);
+            else
+                for (unsigned t = 0; t < m; t++)
+                    reach[i + t] = op->impl->construct(&in, c[i + t], &r[i + t], w + (size_t)t * op->n_in);
+        }
+        double t2 = now();
+        for (unsigned i = 0; i < count; i++)
+            want[i] = 1u << c[i];
+        for (unsigned i = 0; i < count; i += BLOCK) {
+            unsigned m = count - i < BLOCK ? count - i : BLOCK;
+            isa_eval_fast_many(&in, words + (size_t)i * op->n_in, m, out + (size_t)i * op->n_out, want + i, v + i);
+        }
+        double t3 = now();
+        for (unsigned i = 0; i < count; i += 1024)
+            eng_make_cases(&in, 1, first + i, count - i < 1024 ? count - i : 1024, classes, n,
+                           words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, v + i);
+        double t4 = now(), d[4] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3};
+        for (int k = 0; k < 4; k++)
+            if (d[k] < best[k])
+                best[k] = d[k];
+    }
+    double ns[4];
+    for (int k = 0; k < 4; k++)
+        ns[k] = best[k] / count * 1e9;
+    printf("stages op=%s class=%s seed_ns=%.1f construct_ns=%.1f verdict_ns=%.1f rest_ns=%.1f whole_ns=%.1f\n", op->name,
+           label, ns[0], ns[1], ns[2], ns[3] - ns[0] - ns[1] - ns[2], ns[3]);
+    free(r), free(c), free(want), free(v), free(reach);
+}
+
+static void per_stage(const isa_op *op, const gen_class *classes, unsigned n, uint32_t *words, uint32_t *out,
+                      unsigned count)
+{
+    stage_line(op, "all", classes, n, words, out, count);
+    for (unsigned k = 0; k < n; k++)
+        stage_line(op, gen_class_name(classes[k]), &classes[k], 1, words, out, count);
+}
+
 static void per_class(const isa_op *op, const gen_class *classes, unsigned n, uint32_t *words, uint32_t *out,
                       unsigned count, double seconds)
 {
@@ -500,7 +579,7 @@ int main(int argc, char **argv)
     isa_lowering l = LOWERING_DIRECT;
     unsigned batch_size = 65536;
     double seconds = 0.3;
-    bool device_too = true, by_class = false, device_only = false, wake = false;
+    bool device_too = true, by_class = false, device_only = false, wake = false, by_stage = false;
     unsigned blocks = 0, rows = 0;
     const char *globs[32] = {0};
     unsigned n_globs = 0;
@@ -524,6 +603,8 @@ int main(int argc, char **argv)
             by_class = true;
         else if (!strcmp(argv[i], "--wake-latency"))
             wake = true;
+        else if (!strcmp(argv[i], "--stages"))
+            by_stage = true;
         else if (!strcmp(argv[i], "--per-block") && i + 1 < argc) {
             int b = atoi(argv[++i]);
             if (b < 1 || b > 4096) {
@@ -541,8 +622,9 @@ int main(int argc, char **argv)
         } else if (n_globs < 32)
             globs[n_globs++] = argv[i];
     }
-    if ((by_class != 0) + (blocks != 0) + (rows != 0) + (wake != 0) + (device_only != 0) > 1) {
-        fprintf(stderr, "bench: --per-class, --per-block, --rows, --wake-latency and --device-only: one at a time\n");
+    if ((by_class != 0) + (blocks != 0) + (rows != 0) + (wake != 0) + (device_only != 0) + (by_stage != 0) > 1) {
+        fprintf(stderr, "bench: --per-class, --per-block, --rows, --stages, --wake-latency and --device-only: one at "
+                        "a time\n");
         return 2;
     }
     if (wake)
@@ -614,6 +696,10 @@ int main(int argc, char **argv)
             count = batch_size;
         if (by_class) {
             per_class(op, mine, n_mine, words, out, count, seconds);
+            continue;
+        }
+        if (by_stage) {
+            per_stage(op, mine, n_mine, words, out, count);
             continue;
         }
         if (blocks) {

@@ -74,6 +74,22 @@ expect_status 0 "--per-class" "$B" --per-class --no-device --seconds 0.01 rdna2.
 n=$(fields "$tmp/cli.out" "class " construct_ns verdict_ns attempts) && [ "$n" = 8 ] && ok ||
     bad "--per-class: $n class lines, want 8"
 
+# The campaigns' block path, stage by stage: all of v_fma_f32's classes together, then each of its eight.
+expect_status 0 "--stages" "$B" --stages --no-device rdna2.v_fma_f32
+n=$(fields "$tmp/cli.out" "stages " seed_ns construct_ns verdict_ns rest_ns whole_ns) && [ "$n" = 9 ] && ok ||
+    bad "--stages: $n stage lines, want 9"
+expect_in "$tmp/cli.out" "stages op=rdna2.v_fma_f32 class=all " "--stages: the classes together first"
+# Each stage timed something: a design and a verdict take more than a nanosecond a case, and the
+# whole, which makes both, more than either.
+python3 - "$tmp/cli.out" <<'PY' && ok || bad "--stages: a stage that timed nothing"
+import sys
+for line in open(sys.argv[1]):
+    if line.startswith("stages "):
+        f = {k: float(v) for k, v in (x.split("=", 1) for x in line.split()[3:])}  # past op and class
+        assert f["construct_ns"] > 1 and f["verdict_ns"] > 1, line
+        assert f["whole_ns"] > max(f["construct_ns"], f["verdict_ns"]), line
+PY
+
 # A campaign's blocks: each block's instance and cost.
 expect_status 0 "--per-block" "$B" --per-block 3 --no-device rdna2.v_fmaak_f32
 n=$(fields "$tmp/cli.out" "block " block ns) && [ "$n" = 3 ] && ok || bad "--per-block 3: $n block lines"
@@ -91,6 +107,7 @@ expect_status 2 "--rows 0" "$B" --rows 0 rdna2.v_fma_f32
 expect_in "$tmp/cli.err" "want 1 to" "--rows 0 says the range"
 expect_status 2 "--rows without the device" "$B" --rows 2 --no-device rdna2.v_fma_f32
 expect_status 2 "two tables at once" "$B" --per-class --rows 2 rdna2.v_fma_f32
+expect_status 2 "--stages with another table" "$B" --stages --per-class --no-device rdna2.v_fma_f32
 expect_status 2 "--device-only without the device" "$B" --device-only --no-device rdna2.v_fma_f32
 expect_status 2 "--per-block 0" "$B" --per-block 0 rdna2.v_fma_f32
 expect_status 2 "no such op" "$B" --no-device no.such.op
