@@ -143,6 +143,19 @@ bool rdna2_subnormal_sum_lanes_cover(const rdna2_lane *s);
 void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                                bool *ok);
 
+/* The subnormal class's generic aim (rdna2_construct.c's design_aimed for
+ * that class) for n cases at once (rdna2_subnormal_lanes.c), on a lane of
+ * one format, f32 or f16, fused, with no literal (the cover): case k draws
+ * from rng[which[k]] and writes v[k] and outcome[k]: AIMED_MADE or
+ * AIMED_MISSED with the same values and draws as the scalar aim's one
+ * attempt, before the forced signs are respected, or AIMED_SCALAR where the
+ * scalar aim leaves the double path (the case's stream then untouched, for
+ * the scalar aim to make it). */
+enum { AIMED_MISSED, AIMED_MADE, AIMED_SCALAR };
+bool rdna2_subnormal_aimed_lanes_cover(const rdna2_lane *s);
+void rdna2_subnormal_aimed_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                 uint8_t *outcome);
+
 /* The five calls above in each of their builds (fp/lanes.h: four lanes,
  * or eight where the host has AVX-512; fp_lanes_wide chooses). */
 void rdna2_closed_lanes_narrow(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
@@ -165,6 +178,10 @@ void rdna2_subnormal_sum_lanes_narrow(const rdna2_lane *s, gen_rng *rng, const u
                                       uint64_t (*v)[3], bool *ok);
 void rdna2_subnormal_sum_lanes_wide(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
                                     uint64_t (*v)[3], bool *ok);
+void rdna2_subnormal_aimed_lanes_narrow(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                        uint64_t (*v)[3], uint8_t *outcome);
+void rdna2_subnormal_aimed_lanes_wide(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                      uint64_t (*v)[3], uint8_t *outcome);
 
 /* The double-round test's answer for a lane (rdna2_fast.c): lanes answered
  * it (yes or no), or the scalar test must run where the case asks for it. */

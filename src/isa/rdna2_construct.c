@@ -1248,6 +1248,33 @@ static void lanes_first_attempts(const rdna2_lane *s, int kind, gen_rng *r, cons
     }
 }
 
+/* The first attempts of the cases which[0..m) that go to the generic aim
+ * (design_aimed), each going on as design_lane's loop would where it
+ * failed: a vector of cases at a time where the lanes cover the lane (the
+ * scalar aim was about half of such a case's time, v_fma_f32's and
+ * v_pk_fma_f16's subnormal designs in perf), the scalar aim for the cases
+ * the lanes leave to it. */
+static void aimed_first_attempts(const rdna2_lane *s, bool lanes, gen_rng *r, const uint32_t *which, size_t m,
+                                 int lane, uint64_t (*v)[2][3])
+{
+    uint64_t got[CLOSED_BLOCK][3];
+    uint8_t outcome[CLOSED_BLOCK];
+    if (lanes)
+        rdna2_subnormal_aimed_lanes(s, r, which, m, got, outcome);
+    for (size_t k = 0; k < m; k++) {
+        uint32_t i = which[k];
+        uint64_t *w = v[i][lane];
+        bool ok;
+        if (!lanes || outcome[k] == AIMED_SCALAR) {
+            ok = design_aimed(s, GEN_SUBNORMAL, &r[i], w);
+        } else {
+            ok = outcome[k] == AIMED_MADE;
+            memcpy(w, got[k], sizeof got[k]);
+        }
+        after_first_attempt(s, ok, &r[i], w);
+    }
+}
+
 /* A block's subnormal cases, where grid_lanes_cover or sum_lanes_cover,
  * lane by lane (a packed case's low lane designed to the end before its
  * high lane draws): each draws design()'s coins first (the legacy forms'
@@ -1266,6 +1293,7 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
      * grid lanes' lanes are fused with no literal, the sum lanes' legacy
      * (no literal or K as b) or fused with K as b. */
     unsigned sum_coin = sum_last && s->unfused, grid_coin = !sum_last || s->fixed < 0;
+    bool aimed_lanes = rdna2_subnormal_aimed_lanes_cover(s);
     int rest = sum_last ? FIRST_SUM : FIRST_AIMED;
     uint32_t cases[CLOSED_BLOCK];
     size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
@@ -1295,10 +1323,7 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
             }
         }
         operands_designs(s, r, first[FIRST_OPERANDS], m[FIRST_OPERANDS], lane, v);
-        for (size_t k = 0; k < m[FIRST_AIMED]; k++) {
-            uint32_t i = first[FIRST_AIMED][k];
-            after_first_attempt(s, design_aimed(s, GEN_SUBNORMAL, &r[i], v[i][lane]), &r[i], v[i][lane]);
-        }
+        aimed_first_attempts(s, aimed_lanes, r, first[FIRST_AIMED], m[FIRST_AIMED], lane, v);
         lanes_first_attempts(s, FIRST_GRID, r, first[FIRST_GRID], m[FIRST_GRID], lane, v);
         lanes_first_attempts(s, FIRST_SUM, r, first[FIRST_SUM], m[FIRST_SUM], lane, v);
     }

@@ -3,6 +3,7 @@
  * designs called on each (test construct-many holds a block's cases to
  * construct's, case by case, and the gen_count checksums to the last
  * revision's). */
+#include <string.h>
 #include "rdna2_lanes_kit.h"
 
 /* ---- the subnormal class's grid design (rdna2_construct.c's
@@ -262,6 +263,146 @@ void LANES_API(rdna2_subnormal_sum_lanes)(const rdna2_lane *s, gen_rng *rng, con
     }
 }
 
+/* ---- the subnormal class's generic aim (rdna2_construct.c's design_aimed
+ * for that class), for the cases past the grid and operands designs'
+ * coins, on a lane of one format (f32 or f16) throughout, fused, with no
+ * literal.  Its draws, always the same count: class_target's binade, then
+ * pick_product's (a's exponent, a's share of the bits, each factor's sign
+ * where free and fraction, its lowest kept bit set), then
+ * gen_addend_double's aim, aimed()'s coin and keep_shape's step (the near
+ * tie's branch never fits one format: gen_subnormal_near_fits).  Where the
+ * scalar aim would leave this path (keep_shape unsure, the kit's turn, or
+ * what never happens for these formats) the lane says so and its stream
+ * is put back, for the scalar aim to make the whole case again. */
+
+/* value_with_exp with its lowest kept bit set (gen/values.c's
+ * gen_value_with_lowest) in format F: tz 0 to F.p - 1. */
+LANES vu value_with_lowest_lanes(lane_format F, vl sign, vl e, vl tz, vu w)
+{
+    int fb = F.p - 1, lowest = F.emin - fb;
+    vu frac = (w & (vu)frac_mask(F)) & ~(((vu)ALL(1) << (vu)tz) - 1);
+    frac |= (vu)(tz < fb) & ((vu)ALL(1) << (vu)min_l(tz, ALL(fb - 1)));
+    e = min_l(e, ALL(F.emax));
+    vu normal = (vu)((e + F.bias) << fb) | frac;
+    /* Subnormal, its leading bit at 2^e, as many significant bits as a
+     * normal value of these trailing zeros, the lowest of them set. */
+    vl lead = max_l(e, ALL(lowest)) - lowest;
+    vu sig = ((vu)ALL(1) << (vu)lead) | (frac >> (vu)(fb - lead));
+    vl low = max_l(lead + 1 - max_l(fb + 1 - tz, ALL(1)), ALL(0));
+    sig = (sig & ~(((vu)ALL(1) << (vu)low) - 1)) | ((vu)ALL(1) << (vu)low);
+    return (vu)(bit(sign) << (F.bits - 1)) | (vu)pick(e >= F.emin, (vl)normal, (vl)sig);
+}
+
+/* A finite value of F (its encoding in the lane's low bits) as a double, exactly. */
+LANES vd lane_value(lane_format F, vu bits)
+{
+    vl biased = (vl)(bits >> (F.p - 1)) & ((1 << (F.bits - F.p)) - 1);
+    vu sig = (bits & (vu)frac_mask(F)) | ((vu)(biased != 0) & ((vu)ALL(1) << (F.p - 1)));
+    vd x = to_double((vl)sig) * pow2(max_l(biased, ALL(1)) - F.bias - (F.p - 1));
+    return neg_where(-(vl)((bits >> (F.bits - 1)) & 1), x);
+}
+
+/* s = a + b was exact (TwoSum's error zero), as addend_fast.c's add() tests it. */
+LANES vl exact_sum(vd a, vd b, vd s)
+{
+    vd bb = s - a;
+    return ((a - (s - bb)) + (b - bb)) == 0;
+}
+
+LANES void aimed_attempt(lane_format F, const int forced[3], streams *st, vu out[3], vl *made, vl *scalar)
+{
+    int p = F.p;
+    vl live = st->live;
+    /* class_target: the product's top in the two lowest binades' range, its bits. */
+    vl t = range_of(next(st, live), ALL(F.emin - p + 1), ALL(F.emin + 1));
+    vl budget = max_l(t - (F.emin - p) + 2, ALL(2));
+    /* pick_product (budget >= 3 here, so a's share is drawn from 1..budget - 1). */
+    vl lo = max_l(ALL(F.emin), t - F.emax), hi = min_l(ALL(F.emax), t - F.emin);
+    vl ea = range_of(next(st, live), lo, hi);
+    vl eb = max_l(ALL(F.emin - p + 1), min_l(ALL(F.emax), t - ea));
+    vl sa = max_l(ALL(1), min_l(ALL(p), range_of(next(st, live), ALL(1), budget - 1)));
+    vl sb = max_l(ALL(1), min_l(ALL(p), budget - sa));
+    vl sign_a = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(next(st, live), 63);
+    vu a = value_with_lowest_lanes(F, sign_a, ea, p - sa, next(st, live));
+    vl sign_b = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(next(st, live), 63);
+    vu b = value_with_lowest_lanes(F, sign_b, eb, p - sb, next(st, live));
+    vd x = lane_value(F, a) * lane_value(F, b);  /* exact: two significands of 24 bits at most */
+    /* gen_addend_double: a zero or far product goes elsewhere (never, here). */
+    vd ax = dabs(x);
+    vl msb = dexp(ax);
+    vl elsewhere = (x == 0) | (msb <= -900) | (msb >= 900) | (lo > hi);
+    /* aimed()'s coin, then keep_shape with no offset and no binade shift. */
+    next(st, live);
+    vl u = unit_exp(F, msb);
+    vl j = range_of(next(st, live), ALL(-1), ALL(1));
+    vd head = floor_to(ax, u), ju = to_double(j) * pow2(u);
+    vd tt = head + ju;
+    vl exact = exact_sum(head, ju, tt);
+    vl ut = pick(tt != 0, unit_exp(F, dexp(tt)), u);
+    vd half = pow2(ut - 1), steps = ju + half;
+    exact &= exact_sum(ju, half, steps);
+    vd nh = -head, inner = ax + nh;
+    exact &= exact_sum(ax, nh, inner);
+    vd ninner = -inner, rest = ZERO_D + ninner;
+    exact &= exact_sum(ZERO_D, ninner, rest);
+    /* finish(): y = steps + rest with x's sign, exact, and a value of F. */
+    vl negative = x < 0;
+    vd v = pickd(negative, -steps, steps), mx = pickd(negative, -rest, rest), y = v + mx;
+    vl ok;
+    vu c = double_bits(F, y, &ok);
+    out[0] = a, out[1] = b, out[2] = c;
+    *scalar = live & (elsewhere | ~exact);
+    *made = live & ~*scalar & exact_sum(v, mx, y) & ok;
+}
+
+/* One attempt a case; outcome[k] says how it went (AIMED_*), and an
+ * AIMED_SCALAR case's stream is where it stood before. */
+LANES void aimed_attempts(lane_format F, const int forced[3], gen_rng *rng, const uint32_t *which, size_t n,
+                          uint64_t (*v)[3], uint8_t *outcome)
+{
+    uint64_t state[CLOSED_LANES_MAX + LANES_N - 1], before[CLOSED_LANES_MAX + LANES_N - 1];
+    gather_states(rng, which, NULL, n, state);
+    memcpy(before, state, sizeof state);
+    for (size_t i = 0; i < n; i += LANES_N) {
+        size_t lanes = n - i < LANES_N ? n - i : LANES_N;
+        streams st = group_streams(state + i, lanes);
+        vu out[3];
+        vl made, scalar;
+        aimed_attempt(F, forced, &st, out, &made, &scalar);
+        ungroup_streams(&st, state + i);
+        for (size_t j = 0; j < lanes; j++) {
+            outcome[i + j] = scalar[j] ? AIMED_SCALAR : made[j] ? AIMED_MADE : AIMED_MISSED;
+            state[i + j] = scalar[j] ? before[i + j] : state[i + j];
+            v[i + j][0] = out[0][j], v[i + j][1] = out[1][j], v[i + j][2] = out[2][j];
+        }
+    }
+    scatter_states(rng, which, NULL, n, state);
+}
+
+LANES_ENTRY void aimed_f32(const int forced[3], gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                           uint8_t *outcome)
+{
+    aimed_attempts(F32, forced, rng, which, n, v, outcome);
+}
+
+LANES_ENTRY void aimed_f16(const int forced[3], gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                           uint8_t *outcome)
+{
+    aimed_attempts(F16, forced, rng, which, n, v, outcome);
+}
+
+void LANES_API(rdna2_subnormal_aimed_lanes)(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n,
+                                            uint64_t (*v)[3], uint8_t *outcome)
+{
+    for (size_t first = 0; first < n; first += CLOSED_LANES_MAX) {
+        size_t m = n - first < CLOSED_LANES_MAX ? n - first : CLOSED_LANES_MAX;
+        if (s->dest == &fp_f32)
+            aimed_f32(s->forced_sign, rng, which + first, m, v + first, outcome + first);
+        else
+            aimed_f16(s->forced_sign, rng, which + first, m, v + first, outcome + first);
+    }
+}
+
 /* The plain names, in the narrow build: the wide build's where the host has
  * AVX-512 (lanes.h), and which lanes the entry points take. */
 #ifndef LANES_WIDE
@@ -299,5 +440,20 @@ void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t
                                bool *ok)
 {
     LANES_PICK(rdna2_subnormal_sum_lanes)(s, rng, which, n, v, ok);
+}
+
+/* One format throughout, f32 or f16, fused, no literal: where the near
+ * tie's branch of aimed() cannot be taken (its offsets off c's grid). */
+bool rdna2_subnormal_aimed_lanes_cover(const rdna2_lane *s)
+{
+    const fp_format *f = s->dest;
+    return (f == &fp_f32 || f == &fp_f16) && s->fmt[0] == f && s->fmt[1] == f && s->fmt[2] == f && s->fixed < 0 &&
+           !s->unfused && !gen_subnormal_near_fits(f, f);
+}
+
+void rdna2_subnormal_aimed_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
+                                 uint8_t *outcome)
+{
+    LANES_PICK(rdna2_subnormal_aimed_lanes)(s, rng, which, n, v, outcome);
 }
 #endif
