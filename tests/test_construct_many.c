@@ -11,9 +11,9 @@
  * batches) against isa_generate_fast a case at a time: the same words,
  * outputs, verdicts and streams, for those ops and every other one whose
  * misses are rebuilt in batches (one-word to eight-word tuples: the Maxwell
- * ops, which build case by case).  Then the MIX ops under every op_sel_hi
- * and the literal ops under Ks chosen where their routes turn, which
- * drawn controls seldom reach.
+ * ops, which build case by case).  Then the MIX ops under every op_sel_hi,
+ * the one-format forms under chosen abs and neg, and the literal ops under
+ * Ks chosen where their routes turn, which drawn controls seldom reach.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +193,25 @@ static unsigned long compare_mix_formats(unsigned *instances)
     return differ;
 }
 
+/* The one-format forms under chosen abs and neg, every class: a forced
+ * sign makes a design draw no sign (the lane designs too), and the drawn
+ * controls reach abs on a given source only by chance.  The number of
+ * cases that differ. */
+static unsigned long compare_forced_signs(unsigned *instances)
+{
+    static const char *const rows[][2] = {
+        {"rdna2.v_fma_f32", "abs=3,neg=1"},          {"rdna2.v_fma_f32", "abs=6,neg=2"},
+        {"rdna2.v_fmac_f32", "abs=1,neg=3"},         {"rdna2.v_div_fmas_f32", "abs=3,neg=3"},
+        {"rdna2.v_fma_f16", "abs=1,neg=1"},          {"rdna2.v_fma_f16", "abs=2,neg=6"},
+        {"rdna2.v_fma_mixlo_f16", "op_sel_hi=7,neg_hi=3,neg_lo=1"},
+        {"rdna2.v_fma_mix_f32", "op_sel_hi=0,neg_hi=1,neg_lo=5"},
+    };
+    unsigned long differ = 0;
+    for (unsigned r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        differ += compare_under(rows[r][0], rows[r][1], 7000 + r, instances);
+    return differ;
+}
+
 /* The literal ops under chosen Ks, every class: the drawn controls' Ks
  * seldom fall where a subnormal case's route turns (K as c near the
  * subnormal range or not; K as b a normal below 2^22 or not, or subnormal).
@@ -249,6 +268,10 @@ int main(void)
     unsigned long mix_differ = compare_mix_formats(&mix_instances);
     CHECK(mix_instances == 24, "%u MIX instances (3 ops x 8 op_sel_hi)", mix_instances);
     CHECK(mix_differ == 0, "MIX ops under every op_sel_hi: %lu cases differ", mix_differ);
+    unsigned sign_instances = 0;
+    unsigned long sign_differ = compare_forced_signs(&sign_instances);
+    CHECK(sign_instances == 8, "%u instances under chosen abs and neg", sign_instances);
+    CHECK(sign_differ == 0, "one-format forms under chosen abs and neg: %lu cases differ", sign_differ);
     unsigned k_instances = 0;
     unsigned long k_differ = compare_literals(&k_instances);
     CHECK(k_instances == 32, "%u literal instances (4 ops x 8 Ks)", k_instances);

@@ -146,17 +146,18 @@ void rdna2_subnormal_sum_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t
 /* The subnormal class's generic aim (rdna2_construct.c's design_aimed for
  * that class) for n cases at once (rdna2_subnormal_lanes.c), on a lane of
  * one format, f32 or f16, fused, with no literal (the cover): case k draws
- * from rng[which[k]] and writes v[k] and outcome[k]: AIMED_MADE or
- * AIMED_MISSED with the same values and draws as the scalar aim's one
- * attempt, before the forced signs are respected, or AIMED_SCALAR where the
- * scalar aim leaves the double path (the case's stream then untouched, for
- * the scalar aim to make it). */
+ * from rng[which[k]] and writes v[k] and outcome[k]: AIMED_MADE with the
+ * same values and draws as the scalar aim's one attempt, before the forced
+ * signs are respected; AIMED_MISSED with the same draws (of v, a later
+ * attempt writes all three: the scalar aim can leave c stale there); or
+ * AIMED_SCALAR where the scalar aim leaves the double path (the case's
+ * stream then untouched, for the scalar aim to make it). */
 enum { AIMED_MISSED, AIMED_MADE, AIMED_SCALAR };
 bool rdna2_subnormal_aimed_lanes_cover(const rdna2_lane *s);
 void rdna2_subnormal_aimed_lanes(const rdna2_lane *s, gen_rng *rng, const uint32_t *which, size_t n, uint64_t (*v)[3],
                                  uint8_t *outcome);
 
-/* The five calls above in each of their builds (fp/lanes.h: four lanes,
+/* The calls above in each of their builds (fp/lanes.h: four lanes,
  * or eight where the host has AVX-512; fp_lanes_wide chooses). */
 void rdna2_closed_lanes_narrow(const rdna2_lane *s, gen_class c, gen_rng *rng, const uint32_t *which, size_t n,
                                uint64_t (*v)[3], bool *ok);
