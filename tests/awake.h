@@ -3,9 +3,9 @@
  * Why: on the development machine (a Firecracker virtual machine with no
  * guest idle driver, so an idle core halts and the halt leaves the virtual
  * machine), a thread woken on another core took 11-12.5 us at the median
- * but 37-181 us at the 90th percentile and 243-350 us at the 99th (eight
- * runs of bench_wake_latency's measure), against 4-5.3, 4.7-6.4 and 6-12.4
- * us with the cores kept busy.  lavapipe wakes its workers for every
+ * but 19-181 us at the 90th percentile and 223-350 us at the 99th (eleven
+ * runs of bench_wake_latency's measure, eight of them bench_rdna2's),
+ * against 4.2-5.3, 4.7-6.4 and 5.7-12.4 us with the cores kept busy.  lavapipe wakes its workers for every
  * dispatch, and a 64K-tuple dispatch takes about 300 us: one worker woken
  * late leaves the other to do the whole dispatch, and the rate halves (the
  * process then ran 0.9-1.0 cores, against 1.85 in the fast state).
