@@ -289,10 +289,9 @@ LANES void k_addend_attempt(bool unfused, const int forced[3], gen_class c, cons
     vd av = k_sum_values(ak, c, d0, d1, d2, st);
     /* y = v - K, exact (its TwoSum error zero), nonzero, of 24 significant
      * bits at most; an f32 where the product is rounded first. */
-    vd sv = P->k < 0 ? -av : av, y = sv - k, bb = y - sv;
-    vd err = (sv - (y - bb)) + (-k - bb);
+    vd sv = P->k < 0 ? -av : av, y = sv - k;
     vd ay = dabs(y);
-    vl fits = (err == 0) & (y != 0) & (dexp(ay) - dlsb(ay) + 1 <= F32.p);
+    vl fits = exact_sum(sv, -k, y) & (y != 0) & (dexp(ay) - dlsb(ay) + 1 <= F32.p);
     if (unfused || c == GEN_DOUBLE_ROUND) {
         vl is_f32;
         double_bits(F32, y, &is_f32);

@@ -209,22 +209,39 @@ LANES void ungroup_streams(const streams *st, uint64_t *state) { __builtin_memcp
 /* gen_range(lo, hi) of w, per lane (gen_below's scaling). */
 LANES vl range_of(vu w, vl lo, vl hi) { return lo + (vl)(((w >> 32) * (vu)(hi - lo + 1)) >> 32); }
 
-/* value_with_exp (gen/values.c, lowest bit not set) in format F: sign a
- * mask, e the leading bit's exponent (at least F's lowest subnormal one),
- * tz the trailing zeros (0 to F.p - 1), w's low bits the fraction. */
-LANES vu value_with_exp_lanes(lane_format F, vl sign, vl e, vl tz, vu w)
+/* value_with_exp (gen/values.c) in format F: sign a mask, e the leading
+ * bit's exponent (at least F's lowest subnormal one), tz the trailing
+ * zeros (0 to F.p - 1), w's low bits the fraction; with lowest_set (a
+ * constant of each use) the lowest kept bit set, gen_value_with_lowest. */
+LANES vu value_bits_lanes(lane_format F, vl sign, vl e, vl tz, vu w, bool lowest_set)
 {
     int fb = F.p - 1, lowest = F.emin - fb;
     vu frac = (w & (vu)frac_mask(F)) & ~(((vu)ALL(1) << (vu)tz) - 1);
+    if (lowest_set)
+        frac |= (vu)(tz < fb) & ((vu)ALL(1) << (vu)min_l(tz, ALL(fb - 1)));
     e = min_l(e, ALL(F.emax));
     vu normal = (vu)((e + F.bias) << fb) | frac;
     /* Subnormal, its leading bit at 2^e, with as many significant bits as
-     * a normal value of these trailing zeros. */
+     * a normal value of these trailing zeros (the lowest of them set where
+     * asked). */
     vl lead = max_l(e, ALL(lowest)) - lowest;
     vu sig = ((vu)ALL(1) << (vu)lead) | (frac >> (vu)(fb - lead));
     vl low = max_l(lead + 1 - max_l(fb + 1 - tz, ALL(1)), ALL(0));
     sig &= ~(((vu)ALL(1) << (vu)low) - 1);
+    if (lowest_set)
+        sig |= (vu)ALL(1) << (vu)low;
     return (vu)(bit(sign) << (F.bits - 1)) | (vu)pick(e >= F.emin, (vl)normal, (vl)sig);
+}
+LANES vu value_with_exp_lanes(lane_format F, vl sign, vl e, vl tz, vu w)
+{
+    return value_bits_lanes(F, sign, e, tz, w, false);
+}
+
+/* s = a + b was exact (TwoSum's error zero), as gen/addend_fast.c's add() tests it. */
+LANES vl exact_sum(vd a, vd b, vd s)
+{
+    vd bb = s - a;
+    return ((a - (s - bb)) + (b - bb)) == 0;
 }
 
 static inline lane_format lane_format_of(const fp_format *f) { return f == &fp_f32 ? F32 : F16; }

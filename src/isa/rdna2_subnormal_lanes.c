@@ -275,24 +275,6 @@ void LANES_API(rdna2_subnormal_sum_lanes)(const rdna2_lane *s, gen_rng *rng, con
  * what never happens for these formats) the lane says so and its stream
  * is put back, for the scalar aim to make the whole case again. */
 
-/* value_with_exp with its lowest kept bit set (gen/values.c's
- * gen_value_with_lowest) in format F: tz 0 to F.p - 1. */
-LANES vu value_with_lowest_lanes(lane_format F, vl sign, vl e, vl tz, vu w)
-{
-    int fb = F.p - 1, lowest = F.emin - fb;
-    vu frac = (w & (vu)frac_mask(F)) & ~(((vu)ALL(1) << (vu)tz) - 1);
-    frac |= (vu)(tz < fb) & ((vu)ALL(1) << (vu)min_l(tz, ALL(fb - 1)));
-    e = min_l(e, ALL(F.emax));
-    vu normal = (vu)((e + F.bias) << fb) | frac;
-    /* Subnormal, its leading bit at 2^e, as many significant bits as a
-     * normal value of these trailing zeros, the lowest of them set. */
-    vl lead = max_l(e, ALL(lowest)) - lowest;
-    vu sig = ((vu)ALL(1) << (vu)lead) | (frac >> (vu)(fb - lead));
-    vl low = max_l(lead + 1 - max_l(fb + 1 - tz, ALL(1)), ALL(0));
-    sig = (sig & ~(((vu)ALL(1) << (vu)low) - 1)) | ((vu)ALL(1) << (vu)low);
-    return (vu)(bit(sign) << (F.bits - 1)) | (vu)pick(e >= F.emin, (vl)normal, (vl)sig);
-}
-
 /* A finite value of F (its encoding in the lane's low bits) as a double, exactly. */
 LANES vd lane_value(lane_format F, vu bits)
 {
@@ -300,13 +282,6 @@ LANES vd lane_value(lane_format F, vu bits)
     vu sig = (bits & (vu)frac_mask(F)) | ((vu)(biased != 0) & ((vu)ALL(1) << (F.p - 1)));
     vd x = to_double((vl)sig) * pow2(max_l(biased, ALL(1)) - F.bias - (F.p - 1));
     return neg_where(-(vl)((bits >> (F.bits - 1)) & 1), x);
-}
-
-/* s = a + b was exact (TwoSum's error zero), as addend_fast.c's add() tests it. */
-LANES vl exact_sum(vd a, vd b, vd s)
-{
-    vd bb = s - a;
-    return ((a - (s - bb)) + (b - bb)) == 0;
 }
 
 LANES void aimed_attempt(lane_format F, const int forced[3], streams *st, vu out[3], vl *made, vl *scalar)
@@ -323,9 +298,9 @@ LANES void aimed_attempt(lane_format F, const int forced[3], streams *st, vu out
     vl sa = max_l(ALL(1), min_l(ALL(p), range_of(next(st, live), ALL(1), budget - 1)));
     vl sb = max_l(ALL(1), min_l(ALL(p), budget - sa));
     vl sign_a = forced[0] >= 0 ? ALL(-(int64_t)forced[0]) : flag(next(st, live), 63);
-    vu a = value_with_lowest_lanes(F, sign_a, ea, p - sa, next(st, live));
+    vu a = value_bits_lanes(F, sign_a, ea, p - sa, next(st, live), true);
     vl sign_b = forced[1] >= 0 ? ALL(-(int64_t)forced[1]) : flag(next(st, live), 63);
-    vu b = value_with_lowest_lanes(F, sign_b, eb, p - sb, next(st, live));
+    vu b = value_bits_lanes(F, sign_b, eb, p - sb, next(st, live), true);
     vd x = lane_value(F, a) * lane_value(F, b);  /* exact: two significands of 24 bits at most */
     /* gen_addend_double: a zero or far product goes elsewhere (never, here). */
     vd ax = dabs(x);
