@@ -391,6 +391,36 @@ static double dispatch_rate(vkd_device *dev, vkr_batch *batch, vkr_pipeline *p, 
     return (double)done / (t1 - t0);
 }
 
+/* The device figure's readings of p (see the header): the cores as they
+ * are, with every core kept awake (tests/awake.h: the reading can halve
+ * where a core halts between dispatches, the spinners cost a little where
+ * it does not, and either state can come and go), and as they are again;
+ * *plain the higher of the first and last, so that neither reading always
+ * comes first, *awake the middle one (-1 where the spinners could not
+ * start, said on stderr).  0, or -1 with err where a dispatch failed. */
+static int device_readings(vkd_device *dev, vkr_batch *batch, vkr_pipeline *p, unsigned count, double seconds,
+                           const char *name, double *plain, double *awake, char *err, size_t errn)
+{
+    *awake = -1;
+    double before = dispatch_rate(dev, batch, p, count, seconds, err, errn);
+    if (before < 0)
+        return -1;
+    bench_awake *spinners = bench_awake_start(err, errn);
+    if (spinners) {
+        *awake = dispatch_rate(dev, batch, p, count, seconds, err, errn);
+        bench_awake_stop(spinners);
+        if (*awake < 0)
+            return -1;
+    } else {
+        fprintf(stderr, "bench: %s: the device figure without the cores kept awake: %s\n", name, err);
+    }
+    double after = dispatch_rate(dev, batch, p, count, seconds, err, errn);
+    if (after < 0)
+        return -1;
+    *plain = before > after ? before : after;
+    return 0;
+}
+
 /* --wake-latency: a thread's wake-up on another core, the cores as they
  * are and kept awake (tests/awake.h), 2,000 rounds each. */
 static int wake_latency(void)
@@ -717,8 +747,6 @@ int main(int argc, char **argv)
         double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, pipeline = -1, device = -1;
         double device_plain = -1, device_awake = -1;
         bool same = true;
-        uint64_t done = 0;
-        double t0, t1;
         if (!device_only) {  /* the host figures */
             if (op->impl->fast)
                 fast = timed(&s, RUN_FAST, seconds);
@@ -742,7 +770,8 @@ int main(int argc, char **argv)
                 eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in,
                               ref + (size_t)i * op->n_out,
                               &v);
-            t0 = now();
+            uint64_t done = 0;
+            double t0 = now(), t1;
             do {
                 /* As a campaign's generation threads do: 1,024 cases at a time,
                  * built and verified together (the reference pass above made
@@ -768,34 +797,13 @@ int main(int argc, char **argv)
             p = module_pipeline(dev, batch, &in, &m, err, sizeof err);
             if (p) {
                 memcpy(vkr_batch_input(batch), words, (size_t)dcount * op->n_in * 4);
-                /* Warm-up: the pipeline compiles here. */
-                if (dispatch_rate(dev, batch, p, dcount, 0, err, sizeof err) < 0) {
+                /* Warm-up (the pipeline compiles here), then the readings. */
+                if (dispatch_rate(dev, batch, p, dcount, 0, err, sizeof err) < 0 ||
+                    device_readings(dev, batch, p, dcount, seconds, op->name, &device_plain, &device_awake, err,
+                                    sizeof err)) {
                     fprintf(stderr, "bench: %s: %s\n", op->name, err);
                     return 3;
                 }
-                /* As the machine is, with every core kept awake, and as it
-                 * is again (tests/awake.h: the reading can halve where a core
-                 * halts between dispatches, the spinners cost a little where
-                 * it does not, and either state can come and go): the limit
-                 * is the highest.  device_plain is the higher of its two
-                 * windows, so neither reading always has the first. */
-                device_plain = dispatch_rate(dev, batch, p, dcount, seconds, err, sizeof err);
-                bench_awake *awake = device_plain < 0 ? NULL : bench_awake_start(err, sizeof err);
-                bool awake_ran = awake != NULL;
-                if (awake) {
-                    device_awake = dispatch_rate(dev, batch, p, dcount, seconds, err, sizeof err);
-                    bench_awake_stop(awake);
-                } else if (device_plain >= 0)
-                    fprintf(stderr, "bench: %s: the device figure without the cores kept awake: %s\n", op->name, err);
-                double again = device_plain < 0 || (awake_ran && device_awake < 0)
-                                   ? -1
-                                   : dispatch_rate(dev, batch, p, dcount, seconds, err, sizeof err);
-                if (again < 0) {
-                    fprintf(stderr, "bench: %s: %s\n", op->name, err);
-                    return 3;
-                }
-                if (again > device_plain)
-                    device_plain = again;
                 device = device_plain > device_awake ? device_plain : device_awake;
                 vkr_pipeline_destroy(dev, p);
             } else
