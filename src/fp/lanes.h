@@ -63,13 +63,17 @@ typedef int32_t vi __attribute__((vector_size(4 * LANES_N)));
 /* Widening conversions.  Four lanes: element by element, since GCC 12
  * splits __builtin_convertvector's widening forms into halves (four or five
  * instructions where one does) but makes one vcvtps2pd, vpmovsxdq or
- * vpmovzxdq of these.  Eight lanes (built for x86-64-v4): convertvector,
- * one instruction there, where element by element stops GCC 12 with an
- * internal error.  (Narrowing convertvector is one instruction.) */
+ * vpmovzxdq of these.  Eight lanes (built for x86-64-v4): the AVX-512
+ * intrinsics, one instruction each.  GCC 12 splits convertvector's 256- to
+ * 512-bit forms too (two conversions of 128-bit halves, an extract and an
+ * insert: widen_any's three sources were about a fifth of fma32_lanes's
+ * loop), and element by element stops it with an internal error.
+ * (Narrowing convertvector is one instruction.) */
 #if LANES_N == 8
-LANES vd widen_f32(vf x) { return __builtin_convertvector(x, vd); }
-LANES vl widen_mask(vi x) { return __builtin_convertvector(x, vl); }
-LANES vu widen_u32(vw x) { return __builtin_convertvector(x, vu); }
+#include <immintrin.h>
+LANES vd widen_f32(vf x) { return (vd)_mm512_cvtps_pd((__m256)x); }
+LANES vl widen_mask(vi x) { return (vl)_mm512_cvtepi32_epi64((__m256i)x); }
+LANES vu widen_u32(vw x) { return (vu)_mm512_cvtepu32_epi64((__m256i)x); }
 #else
 LANES vd widen_f32(vf x) { return (vd){x[0], x[1], x[2], x[3]}; }
 LANES vl widen_mask(vi x) { return (vl){x[0], x[1], x[2], x[3]}; }
