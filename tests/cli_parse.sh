@@ -90,4 +90,11 @@ expect 2 "--param: model parameter list: byte 0x0a at position 6" "$T" gen v_fma
 no_raw_bytes "gen --param"
 expect 2 "--seed '\\xff': expected a number" "$T" gen v_fma_f32 --seed "$ff"; no_raw_bytes "gen --seed"
 
+# The stack: generation keeps its 1,024-case blocks there (about 250 KB deep). A soft limit
+# below 8 MB is raised where the hard one allows (a 100K-case selftest passes under 128 KB,
+# which it did not before it was raised); one that cannot be is refused, named, not a crash.
+expect 0 "0 differences" bash -c "ulimit -S -s 128 && exec \"\$0\" selftest --cases 100000 v_pk_fma_f16 v_fma_f32" "$T"
+expect 2 "the stack limit is 256 KB and its hard limit lets it rise no higher, below the 1024 KB" \
+    bash -c "ulimit -s 256 && exec \"\$0\" selftest --cases 1000 v_fma_f32" "$T"
+
 finish cli-parse

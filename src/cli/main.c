@@ -41,6 +41,8 @@ int main(int argc, char **argv)
         return 0;
     }
     int rc = cli_check_fp_environment();
+    if (!rc)
+        rc = cli_check_stack();
     if (rc)
         return rc;
     static const struct {

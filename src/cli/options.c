@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "options.h"
+#include "engine/pool.h"
 #include "fp/fp.h"
 
 bool cli_flag(cli_args *a, const char *name)
@@ -174,6 +176,27 @@ int cli_check_fp_environment(void)
         return EXIT_INTERNAL;
     }
     return 0;
+}
+
+int cli_check_stack(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_STACK, &r) || r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= ENG_THREAD_STACK)
+        return 0;
+    /* Linux grows the main thread's stack up to the limit in force when it grows. */
+    rlim_t want = r.rlim_max != RLIM_INFINITY && r.rlim_max < ENG_THREAD_STACK ? r.rlim_max : ENG_THREAD_STACK;
+    if (want > r.rlim_cur) {
+        struct rlimit raised = {want, r.rlim_max};
+        if (!setrlimit(RLIMIT_STACK, &raised))
+            r.rlim_cur = want;
+    }
+    if (r.rlim_cur >= ENG_STACK_NEEDED)
+        return 0;
+    fprintf(stderr,
+            "tiefuzz: the stack limit is %llu KB and its hard limit lets it rise no higher, below the %zu KB case generation "
+            "needs; raise it (ulimit -s %zu) and run again\n",
+            (unsigned long long)(r.rlim_cur >> 10), ENG_STACK_NEEDED >> 10, ENG_THREAD_STACK >> 10);
+    return EXIT_USAGE;
 }
 
 int cli_instance(const char *cmd, const char *op_name, const char *ctrl, const char *param, isa_instance *out)

@@ -51,6 +51,19 @@ static void *work(void *arg)
     return NULL;
 }
 
+int eng_thread_create(pthread_t *thread, eng_pool_fn fn, void *arg)
+{
+    pthread_attr_t attr;
+    int rc = pthread_attr_init(&attr);
+    if (rc)
+        return rc;
+    rc = pthread_attr_setstacksize(&attr, ENG_THREAD_STACK);
+    if (!rc)
+        rc = pthread_create(thread, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
 eng_pool *eng_pool_create(unsigned threads)
 {
     eng_pool *p = calloc(1, sizeof *p);
@@ -63,7 +76,7 @@ eng_pool *eng_pool_create(unsigned threads)
         threads = ENG_POOL_MAX;
     for (unsigned k = 1; k < threads; k++) {
         p->self[p->workers] = (worker){p, p->workers + 1};
-        if (pthread_create(&p->thread[p->workers], NULL, work, &p->self[p->workers]))
+        if (eng_thread_create(&p->thread[p->workers], work, &p->self[p->workers]))
             break;
         p->workers++;
     }

@@ -6,6 +6,7 @@
 #ifndef TIEFUZZ_ENGINE_POOL_H
 #define TIEFUZZ_ENGINE_POOL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 typedef struct eng_pool eng_pool;
@@ -25,5 +26,15 @@ unsigned eng_pool_width(const eng_pool *p);
  * pool's width are not run: callers share their work out through a
  * counter the jobs take from, so fewer threads only take longer. */
 void eng_pool_run(eng_pool *p, eng_pool_fn fn, void *jobs, size_t job_size, unsigned n);
+
+/* pthread_create for a thread that generates cases, with a stack of
+ * ENG_THREAD_STACK whatever the process's stack limit (a thread's default
+ * size): generation keeps its 1,024-case blocks' arrays on the stack, about
+ * 250 KB at the deepest.  0, or pthread_create's error. */
+#define ENG_THREAD_STACK ((size_t)8 << 20)
+/* The least stack a thread that generates may have: the blocks' arrays
+ * and what the driver's calls take beside them, with room to spare. */
+#define ENG_STACK_NEEDED ((size_t)1 << 20)
+int eng_thread_create(pthread_t *thread, eng_pool_fn fn, void *arg);
 
 #endif

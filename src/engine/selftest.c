@@ -12,6 +12,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "selftest.h"
+#include "pool.h"
 #include "report.h"
 #include "isa/classify.h"
 
@@ -177,7 +178,7 @@ static uint64_t selftest_op(const eng_selftest_options *o, const isa_instance *t
                                  .block = tile ? ENG_SELFTEST_TILE_BLOCK : ENG_SELFTEST_BLOCK};
         memcpy(jobs[k].classes, classes, n_classes * sizeof *classes);
         if (k)
-            started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
+            started[k] = eng_thread_create(&tid[k], run_job, &jobs[k]) == 0;
     }
     run_job(&jobs[0]);
     uint64_t cases = 0, differences = 0;

@@ -237,7 +237,10 @@ void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n,
             v[i].at_result = v[i].classes;  /* as isa_eval_fast */
 }
 
-#define GENERATE_BLOCK 256
+/* Cases built, verified and rebuilt together: a family's construct_many
+ * designs a call's cases of each class together (rdna2_construct.c's
+ * CLOSED_BLOCK, the same size). */
+#define GENERATE_BLOCK 1024
 /* Tuples of at most this many words in and out are rebuilt a batch at a
  * time; wider ones (the tiles) one at a time. */
 #define REBUILD_WORDS 8
@@ -263,6 +266,10 @@ static void construct_n(const isa_instance *in, const gen_class *c, gen_rng *rng
  * so the cases are rebuild_miss's.  One at a time the rebuilds cost
  * v_fma_f32 about 94 instructions a case on average (7% of its cases miss
  * at first); batched, its tie class went from 769 to 686 (callgrind). */
+/* Misses rebuilt together at most: a block's misses are a few in a hundred,
+ * and the arrays below stay a quarter of GENERATE_BLOCK's on the stack. */
+#define REBUILD_BATCH 256
+
 static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *rng, bool *reachable, size_t m,
                            uint32_t *words, uint32_t *out, isa_verdict *v)
 {
@@ -272,41 +279,43 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
             rebuild_miss(in, c[t], &rng[t], reachable[t], words + t * ni, out + t * no, &v[t]);
         return;
     }
-    uint32_t at[GENERATE_BLOCK], want[GENERATE_BLOCK];
-    gen_class cls[GENERATE_BLOCK];
-    gen_rng r[GENERATE_BLOCK];
-    bool ok[GENERATE_BLOCK];
-    uint32_t w[GENERATE_BLOCK * REBUILD_WORDS], o[GENERATE_BLOCK * REBUILD_WORDS];
-    isa_verdict vv[GENERATE_BLOCK];
-    size_t k = 0;
-    for (size_t t = 0; t < m; t++)
-        if (to_rebuild(&v[t], c[t], reachable[t])) {
-            at[k] = (uint32_t)t;
-            cls[k] = c[t];
-            r[k] = rng[t];
-            want[k] = 1u << c[t];
-            k++;
-        }
-    for (int attempt = 1; attempt < 4 && k; attempt++) {
-        construct_n(in, cls, r, k, w, ok);
-        isa_eval_fast_many(in, w, k, o, want, vv);
-        size_t still = 0;  /* the misses left, packed to the front for the next attempt */
-        for (size_t j = 0; j < k; j++) {
-            size_t t = at[j];
-            rng[t] = r[j];
-            reachable[t] = ok[j];
-            memcpy(words + t * ni, w + j * ni, ni * sizeof *w);
-            memcpy(out + t * no, o + j * no, no * sizeof *o);
-            v[t] = vv[j];
-            if (to_rebuild(&vv[j], cls[j], ok[j])) {
-                at[still] = at[j];
-                cls[still] = cls[j];
-                r[still] = r[j];
-                want[still] = want[j];
-                still++;
+    uint32_t at[REBUILD_BATCH], want[REBUILD_BATCH];
+    gen_class cls[REBUILD_BATCH];
+    gen_rng r[REBUILD_BATCH];
+    bool ok[REBUILD_BATCH];
+    uint32_t w[REBUILD_BATCH * REBUILD_WORDS], o[REBUILD_BATCH * REBUILD_WORDS];
+    isa_verdict vv[REBUILD_BATCH];
+    for (size_t from = 0; from < m;) {
+        size_t k = 0;  /* the next misses, up to a batch of them */
+        for (; from < m && k < REBUILD_BATCH; from++)
+            if (to_rebuild(&v[from], c[from], reachable[from])) {
+                at[k] = (uint32_t)from;
+                cls[k] = c[from];
+                r[k] = rng[from];
+                want[k] = 1u << c[from];
+                k++;
             }
+        for (int attempt = 1; attempt < 4 && k; attempt++) {
+            construct_n(in, cls, r, k, w, ok);
+            isa_eval_fast_many(in, w, k, o, want, vv);
+            size_t still = 0;  /* the misses left, packed to the front for the next attempt */
+            for (size_t j = 0; j < k; j++) {
+                size_t t = at[j];
+                rng[t] = r[j];
+                reachable[t] = ok[j];
+                memcpy(words + t * ni, w + j * ni, ni * sizeof *w);
+                memcpy(out + t * no, o + j * no, no * sizeof *o);
+                v[t] = vv[j];
+                if (to_rebuild(&vv[j], cls[j], ok[j])) {
+                    at[still] = at[j];
+                    cls[still] = cls[j];
+                    r[still] = r[j];
+                    want[still] = want[j];
+                    still++;
+                }
+            }
+            k = still;
         }
-        k = still;
     }
 }
 
