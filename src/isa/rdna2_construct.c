@@ -842,8 +842,11 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
  * Where the placement writes every word whole (`whole`: the packed form
  * with each source's two lanes in opposite halves, the default op_sel or
  * the swapped one), a designed case's words are stepped over, not drawn:
- * the same stream, so the same cases, without three draws thrown away. */
-static bool prefill(const isa_instance *in, gen_class c, bool whole, gen_rng *r, uint32_t *w)
+ * the same stream, so the same cases, without three draws thrown away.
+ * Inlined: construct_block calls it for every case, and as a call it was
+ * 3% of v_fma_f32's generated case (28.8-29.0 to 27.9-28.1 ns). */
+static inline __attribute__((always_inline)) bool prefill(const isa_instance *in, gen_class c, bool whole,
+                                                          gen_rng *r, uint32_t *w)
 {
     const isa_op *op = in->op;
     if (c != GEN_RANDOM && whole) {
