@@ -51,6 +51,9 @@ static inline uint64_t gen_peek(const gen_rng *r, unsigned ahead)
     return gen_next(&t);
 }
 static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a7c15ull; }
+/* Streams r[0..n) each take their next `per` draws, as gen_next takes
+ * them, into w[i * per ..] as 32-bit words (the draws' low halves). */
+void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w);
 /* gen_below of a draw already made. */
 static inline uint32_t gen_below_of(uint64_t draw, uint32_t n) { return (uint32_t)((draw >> 32) * n >> 32); }
 static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index)

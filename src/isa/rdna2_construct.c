@@ -1364,9 +1364,16 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     placing plan;
     placing_for(in, s, &plan);  /* once for the block */
     bool whole = places_whole(in, &plan);
+    /* Where every case's prefill draws all its words (a form not of f32
+     * values, its words not written whole), the block's draws at once, in
+     * vectors: then only a random case is placed. */
+    bool all_draw = !is_f32_form(op) && !whole;
+    if (all_draw)
+        gen_draw_words(r, n, op->n_in, words);
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        state[i] = prefill(in, c[i], whole, &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
+        bool placed = all_draw ? c[i] == GEN_RANDOM : prefill(in, c[i], whole, &r[i], words + i * op->n_in);
+        state[i] = placed ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
