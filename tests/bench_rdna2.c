@@ -527,7 +527,7 @@ static int per_row(vkd_device *dev, vkr_batch *batch, isa_lowering l, const isa_
 static void stage_line(const isa_op *op, const char *label, const gen_class *classes, unsigned n, uint32_t *words,
                        uint32_t *out, unsigned count)
 {
-    enum { BLOCK = 1024, PASSES = 5 };
+    enum { BLOCK = ISA_GENERATE_BLOCK, PASSES = 5 };
     isa_instance in;
     isa_instance_default(&in, op);
     gen_rng *r = malloc(sizeof *r * count);

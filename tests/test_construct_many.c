@@ -22,7 +22,9 @@
 #include "engine/plan.h"
 #include "isa/classify.h"
 
-enum { CASES = 301 };  /* per class and block: more than one closed block's worth of fours, not a multiple of four */
+/* Per class and block: more than one generation block (ISA_GENERATE_BLOCK),
+ * not a multiple of four or eight (the lanes' vectors). */
+enum { CASES = ISA_GENERATE_BLOCK + 7 };
 
 static uint32_t one_words[CASES * ISA_MAX_IN], many_words[CASES * ISA_MAX_IN];
 static gen_rng one_rng[CASES], many_rng[CASES];
@@ -32,6 +34,7 @@ static uint32_t one_out[CASES * ISA_MAX_OUT], many_out[CASES * ISA_MAX_OUT];
 static isa_verdict one_v[CASES], many_v[CASES];
 static unsigned long said;  /* differences printed, at most a few */
 static unsigned long rebuilt; /* generated cases built more than once: the rebuild path ran */
+static unsigned long most_rebuilt; /* the most in one compare_generated: above ISA_REBUILD_BATCH, its batches were crossed */
 
 /* Cases of class c (all of them, or interleaved with the op's other
  * classes as a campaign asks for them); the number that differ. */
@@ -75,7 +78,7 @@ static unsigned long compare_generated(const isa_instance *in, const gen_class *
         one_rng[i] = many_rng[i] = gen_rng_for(seed, (uint64_t)cls[i], i);
     }
     isa_generate_fast_many(in, cls, many_rng, CASES, many_words, many_out, many_v);
-    unsigned long differ = 0;
+    unsigned long differ = 0, rebuilt_here = 0;
     for (unsigned i = 0; i < CASES; i++) {
         const uint32_t *w1 = one_words + (size_t)i * op->n_in, *wm = many_words + (size_t)i * op->n_in;
         const uint32_t *o1 = one_out + (size_t)i * op->n_out, *om = many_out + (size_t)i * op->n_out;
@@ -84,7 +87,7 @@ static unsigned long compare_generated(const isa_instance *in, const gen_class *
         op->impl->construct(in, cls[i], &once, scratch);
         isa_generate_fast(in, cls[i], &one_rng[i], one_words + (size_t)i * op->n_in, one_out + (size_t)i * op->n_out,
                           &one_v[i]);
-        rebuilt += once.s != one_rng[i].s;
+        rebuilt_here += once.s != one_rng[i].s;
         bool same = one_rng[i].s == many_rng[i].s && !memcmp(w1, wm, op->n_in * sizeof *w1) &&
                     !memcmp(o1, om, op->n_out * sizeof *o1) && isa_verdict_equal(&one_v[i], &many_v[i]);
         differ += !same;
@@ -94,6 +97,8 @@ static unsigned long compare_generated(const isa_instance *in, const gen_class *
                   op->name, gen_class_name(cls[i]), i, (unsigned long long)seed, w1[0], w1[1], one_v[i].classes,
                   wm[0], wm[1], many_v[i].classes, one_rng[i].s != many_rng[i].s ? "; streams differ" : "");
     }
+    rebuilt += rebuilt_here;
+    most_rebuilt = rebuilt_here > most_rebuilt ? rebuilt_here : most_rebuilt;
     return differ;
 }
 
@@ -281,9 +286,11 @@ int main(void)
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);
     CHECK(rebuilt >= 100, "only %lu generated cases were rebuilt: the batched rebuild went untested", rebuilt);
+    CHECK(most_rebuilt > ISA_REBUILD_BATCH, "at most %lu cases rebuilt in one block, not above a rebuild batch (%d)",
+          most_rebuilt, ISA_REBUILD_BATCH);
     printf("construct_many: %lu ops, %lu runs of %d cases, %lu differ; generated a batch at a time: %lu ops, %lu differ "
-           "(%lu rebuilt); MIX ops under every op_sel_hi: %u instances, %lu differ; literal ops under chosen Ks: "
+           "(%lu rebuilt, at most %lu in a block); MIX ops under every op_sel_hi: %u instances, %lu differ; literal ops under chosen Ks: "
            "%u instances, %lu differ\n",
-           ops, runs, CASES, differ, generated_ops, generated_differ, rebuilt, mix_instances, mix_differ, k_instances, k_differ);
+           ops, runs, CASES, differ, generated_ops, generated_differ, rebuilt, most_rebuilt, mix_instances, mix_differ, k_instances, k_differ);
     return check_report("construct-many");
 }

@@ -140,6 +140,9 @@ int cmd_run(int argc, char **argv)
     int n = eng_check_run(&o, ops);
     if (n < 0)
         return -n;
+    int stack = cli_check_stack("run");
+    if (stack)
+        return stack;
     /* One writer a findings directory for the whole run, --jobs workers
      * included (they write into scratch directories the parent merges). */
     eng_dir_lock lock;

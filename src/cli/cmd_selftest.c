@@ -60,5 +60,6 @@ int cmd_selftest(int argc, char **argv)
         return EXIT_USAGE;
     o.globs = globs;
     o.n_globs = n_globs;
-    return eng_selftest(&o);
+    int stack = cli_check_stack("selftest");
+    return stack ? stack : eng_selftest(&o);
 }

@@ -41,8 +41,6 @@ int main(int argc, char **argv)
         return 0;
     }
     int rc = cli_check_fp_environment();
-    if (!rc)
-        rc = cli_check_stack();
     if (rc)
         return rc;
     static const struct {

@@ -178,24 +178,31 @@ int cli_check_fp_environment(void)
     return 0;
 }
 
-int cli_check_stack(void)
+int cli_check_stack(const char *cmd)
 {
     struct rlimit r;
     if (getrlimit(RLIMIT_STACK, &r) || r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= ENG_THREAD_STACK)
         return 0;
     /* Linux grows the main thread's stack up to the limit in force when it grows. */
     rlim_t want = r.rlim_max != RLIM_INFINITY && r.rlim_max < ENG_THREAD_STACK ? r.rlim_max : ENG_THREAD_STACK;
+    int failed = 0;
     if (want > r.rlim_cur) {
         struct rlimit raised = {want, r.rlim_max};
-        if (!setrlimit(RLIMIT_STACK, &raised))
+        if (setrlimit(RLIMIT_STACK, &raised))
+            failed = errno;
+        else
             r.rlim_cur = want;
     }
     if (r.rlim_cur >= ENG_STACK_NEEDED)
         return 0;
-    fprintf(stderr,
-            "tiefuzz: the stack limit is %llu KB and its hard limit lets it rise no higher, below the %zu KB case generation "
-            "needs; raise it (ulimit -s %zu) and run again\n",
-            (unsigned long long)(r.rlim_cur >> 10), ENG_STACK_NEEDED >> 10, ENG_THREAD_STACK >> 10);
+    if (failed)
+        fprintf(stderr, "tiefuzz %s: the stack limit is %llu KB, below the %zu KB case generation needs, and raising "
+                        "it failed: %s\n",
+                cmd, (unsigned long long)(r.rlim_cur >> 10), ENG_STACK_NEEDED >> 10, strerror(failed));
+    else
+        fprintf(stderr, "tiefuzz %s: the stack's hard limit is %llu KB, below the %zu KB case generation needs; "
+                        "raise the hard limit (ulimit -Hs, limits.conf, docker --ulimit stack=) and run again\n",
+                cmd, (unsigned long long)(r.rlim_cur >> 10), ENG_STACK_NEEDED >> 10);
     return EXIT_USAGE;
 }
 

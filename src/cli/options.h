@@ -36,11 +36,12 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_duration(const char *s, double *seconds);
 /* Check the host floating-point environment; returns 0 or prints and returns EXIT_INTERNAL. */
 int cli_check_fp_environment(void);
-/* Case generation keeps its 1,024-case blocks on the stack of the thread
- * that runs it, the main thread among them: a soft stack limit below
- * ENG_THREAD_STACK is raised to it where the hard limit allows; 0, or
- * EXIT_USAGE with a message where it stays below ENG_STACK_NEEDED. */
-int cli_check_stack(void);
+/* For the commands that generate cases (run, selftest): generation keeps
+ * its 1,024-case blocks on the stack of the thread that runs it, the main
+ * thread among them.  A soft stack limit below ENG_THREAD_STACK is raised
+ * toward it, as far as the hard limit allows; 0, or EXIT_USAGE with a
+ * message naming cmd where it stays below ENG_STACK_NEEDED. */
+int cli_check_stack(const char *cmd);
 
 /* The most --cases per op: far more than any run, and sums of cases and blocks stay in 64 bits. */
 #define CLI_MAX_CASES (UINT64_C(1) << 62)

@@ -166,7 +166,7 @@ static unsigned batch_threads(const run_state *s, const slot *sl)
 
 static void fill_range(fill_job *j, unsigned from, unsigned to)
 {
-    enum { BLOCK = 1024 };  /* eng_make_cases's block: generation's designs are made a class at a time */
+    enum { BLOCK = ISA_GENERATE_BLOCK };  /* eng_make_cases's block: generation's designs go a class at a time */
     const slot *sl = j->sl;
     const isa_op *op = sl->in.op;
     unsigned audit = j->o->audit;

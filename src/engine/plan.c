@@ -159,7 +159,7 @@ uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, co
 void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsigned n, const gen_class *classes,
                     unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdicts)
 {
-    enum { BLOCK = 1024 };  /* isa_generate_fast_many's own block: its designs are made a class at a time */
+    enum { BLOCK = ISA_GENERATE_BLOCK };  /* isa_generate_fast_many's own block: its designs go a class at a time */
     gen_rng r[BLOCK];
     gen_class c[BLOCK];
     uint64_t stream = op_stream(in->op);

@@ -30,7 +30,7 @@ void eng_pool_run(eng_pool *p, eng_pool_fn fn, void *jobs, size_t job_size, unsi
 /* pthread_create for a thread that generates cases, with a stack of
  * ENG_THREAD_STACK whatever the process's stack limit (a thread's default
  * size): generation keeps its 1,024-case blocks' arrays on the stack, about
- * 250 KB at the deepest.  0, or pthread_create's error. */
+ * 250-300 KB at the deepest.  0, or pthread_create's error. */
 #define ENG_THREAD_STACK ((size_t)8 << 20)
 /* The least stack a thread that generates may have: the blocks' arrays
  * and what the driver's calls take beside them, with room to spare. */

@@ -6,9 +6,11 @@
  * draws of different streams are independent, so GCC makes the loop over
  * the streams vector code, where a case at a time the two 64-bit
  * multiplies of each draw held v_fma_f16's random words (four a case) to
- * about eight cycles a case. */
+ * about eight cycles a case.  Static, with the exported name calling it:
+ * clang 14 gives a non-static target_clones function no plain symbol
+ * (fp/lanes.h's entry points do the same). */
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w)
+static void draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w)
 {
     for (unsigned j = 0; j < per; j++)
         for (size_t i = 0; i < n; i++) {
@@ -18,3 +20,5 @@ void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w)
     for (size_t i = 0; i < n; i++)
         gen_skip(&r[i], per);
 }
+
+void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w) { draw_words(r, n, per, w); }

@@ -237,10 +237,6 @@ void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n,
             v[i].at_result = v[i].classes;  /* as isa_eval_fast */
 }
 
-/* Cases built, verified and rebuilt together: a family's construct_many
- * designs a call's cases of each class together (rdna2_construct.c's
- * CLOSED_BLOCK, the same size). */
-#define GENERATE_BLOCK 1024
 /* Tuples of at most this many words in and out are rebuilt a batch at a
  * time; wider ones (the tiles) one at a time. */
 #define REBUILD_WORDS 8
@@ -266,9 +262,6 @@ static void construct_n(const isa_instance *in, const gen_class *c, gen_rng *rng
  * so the cases are rebuild_miss's.  One at a time the rebuilds cost
  * v_fma_f32 about 94 instructions a case on average (7% of its cases miss
  * at first); batched, its tie class went from 769 to 686 (callgrind). */
-/* Misses rebuilt together at most: a block's misses are a few in a hundred,
- * and the arrays below stay a quarter of GENERATE_BLOCK's on the stack. */
-#define REBUILD_BATCH 256
 
 static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *rng, bool *reachable, size_t m,
                            uint32_t *words, uint32_t *out, isa_verdict *v)
@@ -279,15 +272,15 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
             rebuild_miss(in, c[t], &rng[t], reachable[t], words + t * ni, out + t * no, &v[t]);
         return;
     }
-    uint32_t at[REBUILD_BATCH], want[REBUILD_BATCH];
-    gen_class cls[REBUILD_BATCH];
-    gen_rng r[REBUILD_BATCH];
-    bool ok[REBUILD_BATCH];
-    uint32_t w[REBUILD_BATCH * REBUILD_WORDS], o[REBUILD_BATCH * REBUILD_WORDS];
-    isa_verdict vv[REBUILD_BATCH];
+    uint32_t at[ISA_REBUILD_BATCH], want[ISA_REBUILD_BATCH];
+    gen_class cls[ISA_REBUILD_BATCH];
+    gen_rng r[ISA_REBUILD_BATCH];
+    bool ok[ISA_REBUILD_BATCH];
+    uint32_t w[ISA_REBUILD_BATCH * REBUILD_WORDS], o[ISA_REBUILD_BATCH * REBUILD_WORDS];
+    isa_verdict vv[ISA_REBUILD_BATCH];
     for (size_t from = 0; from < m;) {
         size_t k = 0;  /* the next misses, up to a batch of them */
-        for (; from < m && k < REBUILD_BATCH; from++)
+        for (; from < m && k < ISA_REBUILD_BATCH; from++)
             if (to_rebuild(&v[from], c[from], reachable[from])) {
                 at[k] = (uint32_t)from;
                 cls[k] = c[from];
@@ -323,10 +316,10 @@ void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng 
                             uint32_t *out, isa_verdict *v)
 {
     unsigned ni = in->op->n_in, no = in->op->n_out;
-    bool reachable[GENERATE_BLOCK];
-    uint32_t want[GENERATE_BLOCK];
-    for (size_t first = 0; first < n; first += GENERATE_BLOCK) {
-        size_t m = n - first < GENERATE_BLOCK ? n - first : GENERATE_BLOCK;
+    bool reachable[ISA_GENERATE_BLOCK];
+    uint32_t want[ISA_GENERATE_BLOCK];
+    for (size_t first = 0; first < n; first += ISA_GENERATE_BLOCK) {
+        size_t m = n - first < ISA_GENERATE_BLOCK ? n - first : ISA_GENERATE_BLOCK;
         construct_n(in, c + first, rng + first, m, words + first * ni, reachable);
         for (size_t t = 0; t < m; t++)
             want[t] = 1u << c[first + t];

@@ -72,7 +72,17 @@ uint32_t isa_generate_fast(const isa_instance *in, gen_class c, gen_rng *rng, ui
 void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, const uint32_t *want,
                         isa_verdict *v);
 /* isa_generate_fast on n cases in a row, case i of class c[i] from rng[i]:
- * the same cases, outputs and verdicts, built first and verified together. */
+ * the same cases, outputs and verdicts, built first and verified together,
+ * ISA_GENERATE_BLOCK at a time.  A family's construct_many designs a
+ * block's cases of each class together, a vector at a time, so its own
+ * blocks and its callers' (eng_make_cases, the campaign's fill) are this
+ * size too: with eight classes cycled, blocks of 256 gave each class about
+ * 32 cases a call, and 1,024 took v_fma_f32 from 31.3-31.4 to 28.3-28.8 ns
+ * a generated case (doc/fast-host.md).  A block's misses are rebuilt
+ * ISA_REBUILD_BATCH at a time (a few in a hundred miss; the batch's arrays
+ * stay small on the stack, and test construct-many crosses a batch). */
+#define ISA_GENERATE_BLOCK 1024
+#define ISA_REBUILD_BATCH 64
 void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
                             uint32_t *out, isa_verdict *v);
 /* Two verdicts say the same (field by field: no padding compared). */

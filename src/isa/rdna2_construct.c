@@ -7,6 +7,7 @@
  * caller (isa_case_classes); this file only aims. */
 #include <string.h>
 #include "../fp/fast.h"
+#include "classify.h"
 #include "rdna2.h"
 
 /* Into a tuple word in place. */
@@ -14,13 +15,8 @@ static void put_half(uint32_t *w, uint32_t h, bool hi) { *w = rdna2_put_half(*w,
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
 
-/* Cases construct_many builds together.  A block's cases of one class are
- * designed together, a vector at a time, so with eight classes cycled a
- * block of 256 gave each class's lanes about 32 cases a call; 1,024 (with
- * GENERATE_BLOCK, eng_make_cases's and the campaign fill's blocks) took
- * v_fma_f32 from 31.3-31.4 to 28.3-28.8 ns a generated case, v_pk_fmac_f16
- * from 48.9-50.2 to 45.5-46.0 (doc/fast-host.md). */
-#define CLOSED_BLOCK 1024
+/* Cases construct_many builds together: isa_generate_fast_many's block. */
+#define CLOSED_BLOCK ISA_GENERATE_BLOCK
 
 static fp_value val(const fp_format *f, uint64_t bits) { return fp_decode(f, bits); }
 
@@ -1215,11 +1211,12 @@ static int subnormal_route(const rdna2_lane *s)
 static size_t take_class(const gen_class *c, gen_class want, size_t n, uint8_t *state, uint32_t *cases)
 {
     size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (state[i] == TO_DESIGN && c[i] == want) {
-            state[i] = CLOSED_DESIGNED;
-            cases[count++] = (uint32_t)i;
-        }
+    for (size_t i = 0; i < n; i++) {  /* no branch on the class: every case written, counted where taken */
+        bool take = (state[i] == TO_DESIGN) & (c[i] == want);
+        state[i] = take ? CLOSED_DESIGNED : state[i];
+        cases[count] = (uint32_t)i;
+        count += take;
+    }
     return count;
 }
 

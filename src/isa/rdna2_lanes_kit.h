@@ -9,10 +9,11 @@
 
 #include "../fp/fast.h"
 #include "../fp/lanes.h"
+#include "classify.h"
 #include "rdna2.h"
 
 /* Cases an entry point takes at once (rdna2_closed_lanes splits more). */
-#define CLOSED_LANES_MAX 1024
+#define CLOSED_LANES_MAX ISA_GENERATE_BLOCK
 
 /* A format (f32 or f16): constants in the entry points whose sources and
  * result share one, values read at run time in the one for mixed formats. */
