@@ -250,15 +250,6 @@ LANES vd widen_flushed(const uint32_t *p, vl *subnormal, vl *special)
     return (vd)pick(sub, (vl)x & SIGN_BIT, (vl)x);
 }
 
-/* f32 encodings (in 64-bit lanes) as doubles, any of them. */
-LANES vd f32_value_of(vu bits)
-{
-    vw w = __builtin_convertvector(bits, vw);
-    vf f;
-    memcpy(&f, &w, sizeof f);
-    return widen_f32(f);
-}
-
 /* The legacy form, every lane: the sources flushed, the product rounded to
  * f32 (an exact zero, infinite or NaN product is not rounded, as in the
  * kit) and flushed when that is subnormal, then its sum with c rounded as
@@ -275,9 +266,15 @@ LANES void vector_unfused(const uint32_t *a, const uint32_t *b, const uint32_t *
     vl p_other = not_rounded(P);
     rounded rp = round_to(pickd(p_other, ONE, P), NULL, 24, -126, 127, NULL, false);  /* exact: no error term */
     unrounded_sums(&rp, P, ZERO_D, 32, 0x7f800000, nan);
-    vu pbits = (vu)rp.bits & 0xffffffffu;
-    pbits = (vu)pick((vl)((pbits & 0x7f800000u) == 0), (vl)(pbits & 0x80000000u), (vl)pbits);
-    vd S = two_sum(f32_value_of(pbits), C, &E);
+    /* The sum takes the product's f32 value from the hardware's conversion
+     * (to nearest, subnormals kept: the environment check at start), the
+     * bits rp holds, but without waiting for round_to: the sum's chain of
+     * dependent steps was the loop's bound (a NaN product's sign may differ
+     * from rp's default NaN; its sum is a NaN all the same).  A subnormal
+     * product is flushed to a zero of its sign. */
+    vd Pr = widen_f32(__builtin_convertvector(P, vf));
+    Pr = pickd((vd)((vl)Pr & ~SIGN_BIT) < 0x1p-126, (vd)((vl)Pr & SIGN_BIT), Pr);
+    vd S = two_sum(Pr, C, &E);
     vl other = not_rounded(S);
     rounded rs = round_sum_f32(S, E, other, false);
     unrounded_sums(&rs, S, P, 32, 0x7f800000, nan);
