@@ -566,8 +566,8 @@ static void stage_line(const isa_op *op, const char *label, const gen_class *cla
             isa_eval_fast_many(&in, words + (size_t)i * op->n_in, m, out + (size_t)i * op->n_out, want + i, v + i);
         }
         double t3 = now();
-        for (unsigned i = 0; i < count; i += 1024)
-            eng_make_cases(&in, 1, first + i, count - i < 1024 ? count - i : 1024, classes, n,
+        for (unsigned i = 0; i < count; i += BLOCK)
+            eng_make_cases(&in, 1, first + i, count - i < BLOCK ? count - i : BLOCK, classes, n,
                            words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, v + i);
         double t4 = now(), d[4] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3};
         for (int k = 0; k < 4; k++)
@@ -773,12 +773,14 @@ int main(int argc, char **argv)
             uint64_t done = 0;
             double t0 = now(), t1;
             do {
-                /* As a campaign's generation threads do: 1,024 cases at a time,
-                 * built and verified together (the reference pass above made
-                 * them one at a time: same also holds the two to each other). */
-                static isa_verdict vs[1024];
-                for (unsigned i = 0; i < count; i += 1024)
-                    eng_make_cases(&in, 1, base + i, count - i < 1024 ? count - i : 1024, mine, n_mine,
+                /* As a campaign's generation threads do: ISA_GENERATE_BLOCK
+                 * cases at a time, built and verified together (the reference
+                 * pass above made them one at a time: same also holds the two
+                 * to each other). */
+                static isa_verdict vs[ISA_GENERATE_BLOCK];
+                for (unsigned i = 0; i < count; i += ISA_GENERATE_BLOCK)
+                    eng_make_cases(&in, 1, base + i, count - i < ISA_GENERATE_BLOCK ? count - i : ISA_GENERATE_BLOCK,
+                                   mine, n_mine,
                                    pwords + (size_t)i * op->n_in, out + (size_t)i * op->n_out, vs);
                 same &= memcmp(out, ref, out_bytes) == 0;
                 done += count;

@@ -13,10 +13,8 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 static void draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w)
 {
     for (unsigned j = 0; j < per; j++)
-        for (size_t i = 0; i < n; i++) {
-            gen_rng t = {r[i].s + j * 0x9e3779b97f4a7c15ull};  /* draw j + 1 of stream i, as gen_peek */
-            w[i * per + j] = (uint32_t)gen_next(&t);
-        }
+        for (size_t i = 0; i < n; i++)
+            w[i * per + j] = (uint32_t)gen_peek(&r[i], j + 1);
     for (size_t i = 0; i < n; i++)
         gen_skip(&r[i], per);
 }

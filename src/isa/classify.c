@@ -255,14 +255,53 @@ static void construct_n(const isa_instance *in, const gen_class *c, gen_rng *rng
         reachable[t] = impl->construct(in, c[t], &rng[t], words + t * in->op->n_in);
 }
 
-/* The cases of a block that missed their class, rebuilt as rebuild_miss
- * rebuilds each (from where its draws left off, up to four attempts in
- * all), but together: gathered, built by construct_n and judged by
- * isa_eval_fast_many, then put back.  A case's draws are its own stream's,
- * so the cases are rebuild_miss's.  One at a time the rebuilds cost
- * v_fma_f32 about 94 instructions a case on average (7% of its cases miss
- * at first); batched, its tie class went from 769 to 686 (callgrind). */
+/* The cases at[0..k) of a block, which missed their class, rebuilt as
+ * rebuild_miss rebuilds each (from where its draws left off, up to four
+ * attempts in all), but together: gathered, built by construct_n and
+ * judged by isa_eval_fast_many, then put back.  A case's draws are its own
+ * stream's, so the cases are rebuild_miss's.  One at a time the rebuilds
+ * cost v_fma_f32 about 94 instructions a case on average (7% of its cases
+ * miss at first); batched, its tie class went from 769 to 686 (callgrind). */
+static void rebuild_batch(const isa_instance *in, uint32_t *at, size_t k, const gen_class *c, gen_rng *rng,
+                          bool *reachable, uint32_t *words, uint32_t *out, isa_verdict *v)
+{
+    unsigned ni = in->op->n_in, no = in->op->n_out;
+    uint32_t want[ISA_REBUILD_BATCH];
+    gen_class cls[ISA_REBUILD_BATCH];
+    gen_rng r[ISA_REBUILD_BATCH];
+    bool ok[ISA_REBUILD_BATCH];
+    uint32_t w[ISA_REBUILD_BATCH * REBUILD_WORDS], o[ISA_REBUILD_BATCH * REBUILD_WORDS];
+    isa_verdict vv[ISA_REBUILD_BATCH];
+    for (size_t j = 0; j < k; j++) {
+        cls[j] = c[at[j]];
+        r[j] = rng[at[j]];
+        want[j] = 1u << cls[j];
+    }
+    for (int attempt = 1; attempt < 4 && k; attempt++) {
+        construct_n(in, cls, r, k, w, ok);
+        isa_eval_fast_many(in, w, k, o, want, vv);
+        size_t still = 0;  /* the misses left, packed to the front for the next attempt */
+        for (size_t j = 0; j < k; j++) {
+            size_t t = at[j];
+            rng[t] = r[j];
+            reachable[t] = ok[j];
+            memcpy(words + t * ni, w + j * ni, ni * sizeof *w);
+            memcpy(out + t * no, o + j * no, no * sizeof *o);
+            v[t] = vv[j];
+            if (to_rebuild(&vv[j], cls[j], ok[j])) {
+                at[still] = at[j];
+                cls[still] = cls[j];
+                r[still] = r[j];
+                want[still] = want[j];
+                still++;
+            }
+        }
+        k = still;
+    }
+}
 
+/* A block's misses rebuilt ISA_REBUILD_BATCH at a time (rebuild_batch), or
+ * one at a time where the tuples are wider than a batch's arrays hold. */
 static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *rng, bool *reachable, size_t m,
                            uint32_t *words, uint32_t *out, isa_verdict *v)
 {
@@ -272,44 +311,18 @@ static void rebuild_misses(const isa_instance *in, const gen_class *c, gen_rng *
             rebuild_miss(in, c[t], &rng[t], reachable[t], words + t * ni, out + t * no, &v[t]);
         return;
     }
-    uint32_t at[ISA_REBUILD_BATCH], want[ISA_REBUILD_BATCH];
-    gen_class cls[ISA_REBUILD_BATCH];
-    gen_rng r[ISA_REBUILD_BATCH];
-    bool ok[ISA_REBUILD_BATCH];
-    uint32_t w[ISA_REBUILD_BATCH * REBUILD_WORDS], o[ISA_REBUILD_BATCH * REBUILD_WORDS];
-    isa_verdict vv[ISA_REBUILD_BATCH];
-    for (size_t from = 0; from < m;) {
-        size_t k = 0;  /* the next misses, up to a batch of them */
-        for (; from < m && k < ISA_REBUILD_BATCH; from++)
-            if (to_rebuild(&v[from], c[from], reachable[from])) {
-                at[k] = (uint32_t)from;
-                cls[k] = c[from];
-                r[k] = rng[from];
-                want[k] = 1u << c[from];
-                k++;
-            }
-        for (int attempt = 1; attempt < 4 && k; attempt++) {
-            construct_n(in, cls, r, k, w, ok);
-            isa_eval_fast_many(in, w, k, o, want, vv);
-            size_t still = 0;  /* the misses left, packed to the front for the next attempt */
-            for (size_t j = 0; j < k; j++) {
-                size_t t = at[j];
-                rng[t] = r[j];
-                reachable[t] = ok[j];
-                memcpy(words + t * ni, w + j * ni, ni * sizeof *w);
-                memcpy(out + t * no, o + j * no, no * sizeof *o);
-                v[t] = vv[j];
-                if (to_rebuild(&vv[j], cls[j], ok[j])) {
-                    at[still] = at[j];
-                    cls[still] = cls[j];
-                    r[still] = r[j];
-                    want[still] = want[j];
-                    still++;
-                }
-            }
-            k = still;
+    uint32_t at[ISA_REBUILD_BATCH];
+    size_t k = 0;
+    for (size_t t = 0; t < m; t++) {
+        if (!to_rebuild(&v[t], c[t], reachable[t]))
+            continue;
+        at[k++] = (uint32_t)t;
+        if (k == ISA_REBUILD_BATCH) {
+            rebuild_batch(in, at, k, c, rng, reachable, words, out, v);
+            k = 0;
         }
     }
+    rebuild_batch(in, at, k, c, rng, reachable, words, out, v);
 }
 
 void isa_generate_fast_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,

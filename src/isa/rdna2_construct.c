@@ -839,7 +839,7 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
  * with each source's two lanes in opposite halves, the default op_sel or
  * the swapped one), a designed case's words are stepped over, not drawn:
  * the same stream, so the same cases, without three draws thrown away.
- * Inlined: construct_block calls it for every case, and as a call it was
+ * Inlined: prefill_block calls it for every case, and as a call it was
  * 3% of v_fma_f32's generated case (28.8-29.0 to 27.9-28.1 ns). */
 static inline __attribute__((always_inline)) bool prefill(const isa_instance *in, gen_class c, bool whole,
                                                           gen_rng *r, uint32_t *w)
@@ -1334,6 +1334,25 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
     }
 }
 
+/* Every case's prefill for a block: its state PLACED where that is all,
+ * else TO_DESIGN.  Where each case draws all its words (a form not of f32
+ * values, its words not written whole), the block's draws are made at
+ * once, in vectors (gen_draw_words; a case at a time they were a tenth of
+ * a v_fma_f16 case's construct_block), and only a random case is placed. */
+static void prefill_block(const isa_instance *in, const gen_class *c, bool whole, gen_rng *r, size_t n,
+                          uint32_t *words, uint8_t *state)
+{
+    const isa_op *op = in->op;
+    if (!is_f32_form(op) && !whole) {
+        gen_draw_words(r, n, op->n_in, words);
+        for (size_t i = 0; i < n; i++)
+            state[i] = c[i] == GEN_RANDOM ? PLACED : TO_DESIGN;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        state[i] = prefill(in, c[i], whole, &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
+}
+
 /* Where a block's cases of each class go: closed[c] the closed-form class
  * its cases are gathered under (the class designed: a class out of reach
  * goes with the ties it is designed as, V_FMA_MIX_F32's overflow and
@@ -1360,17 +1379,9 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     uint64_t v[CLOSED_BLOCK][2][3];
     placing plan;
     placing_for(in, s, &plan);  /* once for the block */
-    bool whole = places_whole(in, &plan);
-    /* Where every case's prefill draws all its words (a form not of f32
-     * values, its words not written whole), the block's draws at once, in
-     * vectors: then only a random case is placed. */
-    bool all_draw = !is_f32_form(op) && !whole;
-    if (all_draw)
-        gen_draw_words(r, n, op->n_in, words);
+    prefill_block(in, c, places_whole(in, &plan), r, n, words, state);
     for (size_t i = 0; i < n; i++) {
         reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        bool placed = all_draw ? c[i] == GEN_RANDOM : prefill(in, c[i], whole, &r[i], words + i * op->n_in);
-        state[i] = placed ? PLACED : TO_DESIGN;
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
