@@ -77,21 +77,41 @@ typedef struct {
     bool busy;
 } slot;
 
-static void note_classes(eng_class_stats *st, gen_class c, const isa_verdict *v)
+/* A block's cases into the statistics, and each case's class and tie
+ * mark into cls[0..m) and tie[0..m) (check reads them for the
+ * disagreements).  The four per-class counts of a case go in one add: 16
+ * bits each of a word a class (a block is at most ISA_GENERATE_BLOCK cases),
+ * spread into the statistics at the end. */
+_Static_assert(ISA_GENERATE_BLOCK < 1u << 16, "note_block packs a block's counts in 16 bits");
+enum { COUNT_GENERATED = 0, COUNT_VERIFIED = 16, COUNT_AT_RESULT = 32, COUNT_TIES = 48 };
+static void note_block(eng_class_stats *st, eng_class_steps *steps, const isa_verdict *v, unsigned m, uint8_t *cls,
+                       uint8_t *tie)
 {
-    for (int i = 0; i < ISA_CELL_WORDS; i++)
-        st->cells[i] |= v->cells[i];
-    st->generated[c]++;
-    if (v->classes & (1u << c))
-        st->verified[c]++;
-    if (v->at_result & (1u << c))
-        st->at_result[c]++;
-    if (v->classes & (1u << GEN_TIE)) {
-        st->ties[c]++;
-        int e = v->tie_exp + ENG_EXP_RANGE / 2;
-        if (e >= 0 && e < ENG_EXP_RANGE)
-            st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
+    uint64_t counts[GEN_CLASS_COUNT] = {0}, cells[ISA_CELL_WORDS] = {0};
+    for (unsigned t = 0; t < m; t++) {
+        gen_class c = eng_class_next(steps);
+        const isa_verdict *x = &v[t];
+        for (int k = 0; k < ISA_CELL_WORDS; k++)
+            cells[k] |= x->cells[k];
+        uint64_t is_tie = x->classes >> GEN_TIE & 1;
+        counts[c] += (uint64_t)1 << COUNT_GENERATED | (uint64_t)(x->classes >> c & 1) << COUNT_VERIFIED |
+                     (uint64_t)(x->at_result >> c & 1) << COUNT_AT_RESULT | is_tie << COUNT_TIES;
+        if (is_tie) {
+            int e = x->tie_exp + ENG_EXP_RANGE / 2;
+            if (e >= 0 && e < ENG_EXP_RANGE)
+                st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
+        }
+        cls[t] = (uint8_t)c;
+        tie[t] = x->tie_exp != ISA_NO_EXPONENT;
     }
+    for (int c = 0; c < GEN_CLASS_COUNT; c++) {
+        st->generated[c] += counts[c] >> COUNT_GENERATED & 0xffff;
+        st->verified[c] += counts[c] >> COUNT_VERIFIED & 0xffff;
+        st->at_result[c] += counts[c] >> COUNT_AT_RESULT & 0xffff;
+        st->ties[c] += counts[c] >> COUNT_TIES & 0xffff;
+    }
+    for (int k = 0; k < ISA_CELL_WORDS; k++)
+        st->cells[k] |= cells[k];
 }
 
 /* Generation and host evaluation of a batch, on worker threads that take
@@ -192,24 +212,17 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
          * The copy in host memory stays for check: mapped device memory may
          * be uncached, slow to read back. */
         memcpy(j->upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
-        for (unsigned t = 0; t < m; t++) {
-            unsigned i = first + t;
-            uint64_t idx = sl->start + i;
-            gen_class c = eng_class_next(&steps);
-            note_classes(&stats, c, &v[t]);
-            cls[i] = (uint8_t)c;
-            tie[i] = v[t].tie_exp != ISA_NO_EXPONENT;
-            /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-            if (idx != next_audit)
+        note_block(&stats, &steps, v, m, cls + first, tie + first);
+        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
+        for (; next_audit < sl->start + first + m; next_audit += audit) {
+            if (!isa_has_fast(op))
                 continue;
-            next_audit += audit;
-            if (isa_has_fast(op)) {
-                const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
-                j->audited++;
-                if (!j->audit_failure &&
-                    (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << c, idx, j->o->seed)))
-                    j->audit_index = idx;
-            }
+            unsigned i = (unsigned)(next_audit - sl->start), t = i - first;
+            const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
+            j->audited++;
+            if (!j->audit_failure &&
+                (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << cls[i], next_audit, j->o->seed)))
+                j->audit_index = next_audit;
         }
     }
     j->stats = stats;
