@@ -117,6 +117,22 @@ assert [x["input"] for x in a] == [x["input"] for x in b]
 f1, f2 = (sorted((f["signature"], f["kind"], f["count"]) for f in json.load(open(p))["findings"]) for p in sys.argv[1:3])
 assert f1 and f1 == f2, (f1, f2)
 PY
+# The same with the findings written: each new signature is minimized on the
+# device in the middle of its batch, and the batch's later disagreements are
+# kept with the device's outputs as the device wrote them all the same
+# (check reads them from the batch's own buffer, which minimization must
+# not touch).
+run 1 "batch 65536, findings written" rdna2.v_fma_f32 --cases 30000 --keep 100000 --json "$tmp/b3.json" --quiet \
+    --known "$tmp/none" --findings "$tmp/b3-findings"
+python3 - "$tmp/b2.json" "$tmp/b3.json" <<'PY' && ok || bad "kept disagreements the same with findings minimized"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ka, kb = (d["ops"][0]["disagreements_kept"] for d in (a, b))
+assert ka and ka == kb, "kept disagreements differ"
+assert len(b["findings"]) >= 5 and all(f["file"] for f in b["findings"]), "no findings written"
+f1, f2 = (sorted((f["signature"], f["kind"], f["count"]) for f in d["findings"]) for d in (a, b))
+assert f1 == f2, (f1, f2)
+PY
 # A --batch smaller than one tile (a tile op has 320 input words): the batch
 # buffers still hold one tuple, so the run runs its cases (it used to submit
 # empty batches forever).

@@ -400,34 +400,36 @@ static bool keep_room(eng_op_report *r, unsigned keep)
     return true;
 }
 
+/* A batch's disagreements recorded, in case order.  On the main thread,
+ * while the other cores wait or run the device: what it does for each
+ * disagreement is kept small.  A disagreement whose signature the store
+ * has (most of them: within a batch a signature depends on the kind alone)
+ * is counted in pending[] and the counts are added at the end; a new one is
+ * recorded as it comes. */
 static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
-    const uint32_t *dev = vkr_batch_output(sl->batch);
     char *failure;
     unsigned failure_at;
+    /* Read where the device wrote them: the slot's own buffer, which
+     * nothing touches until the slot's next batch (a new finding's
+     * minimization runs its cases through the executor's buffer, not this
+     * one), so no copy is made of them (256 KB a batch, with a malloc and a
+     * free, as check once did); test cli-device holds the kept
+     * disagreements the same with findings minimized as without. */
+    const uint32_t *dev = vkr_batch_output(sl->batch);
     unsigned n = compare_and_recheck(s, sl, dev, found, &failure, &failure_at);
     r->cases += sl->count;
     if (!n)
         return;
-    /* The device buffer is reused by minimization: keep this batch's outputs. */
-    uint32_t *copy = malloc((size_t)sl->count * op->n_out * 4);
-    if (!copy) {
-        fprintf(stderr, "\ntiefuzz: out of memory checking a batch of %s\n", op->name);
-        s->failure = EXIT_INTERNAL;
-        free(failure);
-        return;
-    }
-    memcpy(copy, dev, (size_t)sl->count * op->n_out * 4);
     bool audited = isa_has_fast(op);
+    uint64_t pending[KIND_COUNT] = {0};
+    bool kind_known[KIND_COUNT] = {false};  /* the store has the batch's signature of the kind */
     for (unsigned b = 0; b < n; b++) {
         unsigned i = found->bad_at[b];
-        /* eng_case_class's, stepped in fill_range: a division a disagreement
-         * was 1% of a campaign on lavapipe. */
-        gen_class cls = (gen_class)sl->cls[i];
+        eng_finding_key key = found->keys[b];
         const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
-        const uint32_t *d = copy + (size_t)i * op->n_out;
         /* Every disagreement's host outputs are re-checked by the exact model before
          * they are believed (the verdicts are audited on the sample, in fill_range). */
         if (audited && !s->audit_failure) {
@@ -438,6 +440,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
                 break;
             }
         }
+        const uint32_t *d = dev + (size_t)i * op->n_out;
         if (r->disagreements < o->show && !o->quiet) {
             fprintf(stderr, "\ntiefuzz: disagreement in %s, case %llu (seed %llu):\n", op->name,
                     (unsigned long long)(sl->start + i), (unsigned long long)o->seed);
@@ -452,19 +455,31 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
             memcpy(f->host, h, op->n_out * 4);
             memcpy(f->device, d, op->n_out * 4);
         }
+        if (kind_known[key.kind] || (kind_known[key.kind] = eng_findings_has(s->findings, key))) {
+            pending[key.kind]++;
+            continue;
+        }
         char err[600];
         bool device_error;
-        /* After a failure the store only counts (the summary and the findings agree). */
-        if (eng_findings_add_keyed(s->findings, found->keys[b], &sl->in, w, h, d, sl->start + i,
-                                   cls, s->declared, err, sizeof err,
-                                   &device_error) &&
+        /* eng_case_class's, stepped in fill_range: a division a disagreement
+         * was 1% of a campaign on lavapipe.  After a failure the store only
+         * counts (the summary and the findings agree). */
+        if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i, (gen_class)sl->cls[i],
+                                   s->declared, err, sizeof err, &device_error) &&
             !s->failure) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
             s->failure = device_error ? EXIT_NO_DEVICE : EXIT_INTERNAL;  /* a file that cannot be written: as merge */
         }
     }
+    /* Within the batch a kind has one signature. */
+    for (unsigned b = 0; b < n; b++) {
+        eng_kind k = found->keys[b].kind;
+        if (pending[k]) {
+            eng_findings_count_more(s->findings, found->keys[b], pending[k]);
+            pending[k] = 0;
+        }
+    }
     free(failure);  /* not reached: an earlier case ended the batch */
-    free(copy);
 }
 
 /* The op, its progress, and the time left of the whole run (not the op's share). */

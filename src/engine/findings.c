@@ -250,6 +250,18 @@ int eng_findings_add(eng_findings *f, const isa_instance *in, const uint32_t *wo
                                   case_index, c, declared, err, errn, device_error);
 }
 
+bool eng_findings_has(const eng_findings *f, eng_finding_key key)
+{
+    return f->index && *index_slot(f, key.signature) != 0;
+}
+
+void eng_findings_count_more(eng_findings *f, eng_finding_key key, uint64_t n)
+{
+    sig_entry *se = find_signature(f, key.signature);
+    if (se)
+        count_cases(f, se, n);
+}
+
 int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_instance *in, const uint32_t *words,
                            const uint32_t *host, const uint32_t *device, uint64_t case_index, gen_class c,
                            const char *declared, char *err, size_t errn, bool *device_error)

@@ -48,6 +48,12 @@ uint64_t eng_findings_signature(const eng_findings *f, const isa_instance *in, e
 int eng_findings_add_keyed(eng_findings *f, eng_finding_key key, const isa_instance *in, const uint32_t *words,
                            const uint32_t *host, const uint32_t *device, uint64_t case_index, gen_class c,
                            const char *declared, char *err, size_t errn, bool *device_error);
+/* Whether the store has the key's signature already: its disagreements
+ * are then counts alone (eng_findings_count_more), where a new one is recorded,
+ * minimized and written by eng_findings_add_keyed. */
+bool eng_findings_has(const eng_findings *f, eng_finding_key key);
+/* n more disagreements of a signature the store has. */
+void eng_findings_count_more(eng_findings *f, eng_finding_key key, uint64_t n);
 /* At the end of a run: each finding file written gets its final count (the
  * cases with its signature), so merged shards can sum them.  0, or -1 with err. */
 int eng_findings_finish(eng_findings *f, char *err, size_t errn);
