@@ -203,6 +203,7 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
     uint64_t start = sl->start + from;
     eng_class_steps steps = eng_class_steps_from(start, j->classes, j->n_classes);
     uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
+    bool has_fast = isa_has_fast(op);
     for (unsigned first = from; first < to; first += BLOCK) {
         unsigned m = to - first < BLOCK ? to - first : BLOCK;
         uint32_t *words = sl->words + (size_t)first * op->n_in;
@@ -213,10 +214,10 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
          * be uncached, slow to read back. */
         memcpy(j->upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
         note_block(&stats, &steps, v, m, cls + first, tie + first);
-        /* The exact model re-checks a sample (by index, so any split audits the same cases). */
-        for (; next_audit < sl->start + first + m; next_audit += audit) {
-            if (!isa_has_fast(op))
-                continue;
+        /* The exact model re-checks a sample (by index, so any split audits
+         * the same cases), where the op has a fast path to audit. */
+        for (; has_fast && next_audit < sl->start + first + m;
+             next_audit = audit > UINT64_MAX - next_audit ? UINT64_MAX : next_audit + audit) {
             unsigned i = (unsigned)(next_audit - sl->start), t = i - first;
             const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
             j->audited++;
@@ -415,9 +416,10 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
     /* Read where the device wrote them: the slot's own buffer, which
      * nothing touches until the slot's next batch (a new finding's
      * minimization runs its cases through the executor's buffer, not this
-     * one), so no copy is made of them (256 KB a batch, with a malloc and a
-     * free, as check once did); test cli-device holds the kept
-     * disagreements the same with findings minimized as without. */
+     * one), so no copy is made of them (as check once did for every batch
+     * with a disagreement: the batch's outputs, 256 KB for a one-word op at
+     * the default --batch, with a malloc and a free); test cli-device holds
+     * the kept disagreements the same with findings minimized as without. */
     const uint32_t *dev = vkr_batch_output(sl->batch);
     unsigned n = compare_and_recheck(s, sl, dev, found, &failure, &failure_at);
     r->cases += sl->count;
@@ -461,9 +463,10 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
         }
         char err[600];
         bool device_error;
-        /* eng_case_class's, stepped in fill_range: a division a disagreement
-         * was 1% of a campaign on lavapipe.  After a failure the store only
-         * counts (the summary and the findings agree). */
+        /* A new signature: recorded (minimized and written where findings
+         * are) with its case's class as fill_range kept it.  After a
+         * failure the store only counts (the summary and the findings
+         * agree). */
         if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i, (gen_class)sl->cls[i],
                                    s->declared, err, sizeof err, &device_error) &&
             !s->failure) {

@@ -209,6 +209,7 @@ static void write_json(FILE *f, void *ctx)
             json_uint(&j, "verified", r->stats.verified[k]);
             json_double(&j, "rate", (double)r->stats.verified[k] / (double)r->stats.generated[k]);
             json_double(&j, "tie_rate", (double)r->stats.ties[k] / (double)r->stats.generated[k]);
+            json_uint(&j, "ties", r->stats.ties[k]);
             json_uint(&j, "at_result", r->stats.at_result[k]);
             json_double(&j, "at_result_rate", (double)r->stats.at_result[k] / (double)r->stats.generated[k]);
             json_end_object(&j);
