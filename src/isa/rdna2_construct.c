@@ -910,6 +910,9 @@ static inline void place_direct(const placement *p, const uint64_t v[3], uint32_
     }
 }
 
+/* V_DIV_FMAS's VCC: mostly clear, the scaled path a boundary case. */
+static inline uint32_t vcc_draw(gen_rng *r) { return gen_below(r, 4) == 0; }
+
 /* A planned placement: source by source (abs's sign drawn, where neg
  * flips nothing), then VCC. */
 static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], uint32_t *w)
@@ -920,7 +923,7 @@ static void place_planned(const placement *p, gen_rng *r, const uint64_t v[3], u
             signed_v[i] = (v[i] & ~(uint64_t)p->sign[i]) | (gen_coin(r) ? p->sign[i] : 0);
     place_direct(p, signed_v, w);
     if (p->vcc)
-        w[3] = gen_below(r, 4) == 0;  /* VCC mostly clear: the scaled path is a boundary case */
+        w[3] = vcc_draw(r);
 }
 
 /* The packed form's placement, worked out once for a block's cases: the
@@ -990,19 +993,24 @@ static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_
 
 /* How an instance's cases are placed, worked out once (for a case, or for
  * a block of them): the one-lane forms' plan but V_FMA_F64's (one, where
- * planned is not NULL; direct where it draws nothing: no abs, no VCC), the
- * packed form's. */
+ * planned is not NULL; direct where the sources' placement draws nothing:
+ * no abs), the packed form's.  V_DIV_FMAS's VCC is its case's last draw
+ * (place_planned), so a direct plan draws it after the sources are placed,
+ * for a block's closed designs (placed as they come) in a loop of its own
+ * (vcc_after): the same draws, where the VCC draw had kept that form's
+ * closed designs from being placed as they come at all. */
 typedef struct {
     placement one;
     const placement *planned;
-    bool direct;
+    bool direct, vcc_after;
     packed_plan packed;
 } placing;
 
 static void placing_for(const isa_instance *in, const rdna2_lane *s, placing *p)
 {
     p->planned = placement_for(in, s, &p->one);
-    p->direct = p->planned && !p->one.abs && !p->one.vcc;
+    p->direct = p->planned && !p->one.abs;
+    p->vcc_after = p->direct && p->one.vcc;
     if (in->op->form == RDNA2_PK16)
         packed_plan_for(in, &p->packed);
 }
@@ -1020,6 +1028,8 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
 {
     if (p->direct) {
         place_direct(&p->one, v[0], w);
+        if (p->vcc_after)
+            w[3] = vcc_draw(r);
         return;
     }
     if (p->planned) {
@@ -1123,8 +1133,10 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
     }
 }
 
-/* Where a case of a block stands after its prefill. */
-enum { TO_DESIGN, PLACED, CLOSED_DESIGNED };  /* PLACED: its words written (random, or a direct sink's) */
+/* Where a case of a block stands after its prefill.  PLACED: its words
+ * written (random, or a direct sink's); PLACED_BUT_VCC: a direct sink's,
+ * its VCC still to draw (placing's vcc_after). */
+enum { TO_DESIGN, PLACED, CLOSED_DESIGNED, PLACED_BUT_VCC };
 
 /* The subnormal class feasible on a lane and not a closed one: where a
  * route below may take its cases (design_lane goes straight to design()). */
@@ -1385,7 +1397,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
         int k = routes.closed[c[i]];
         if (state[i] == TO_DESIGN && k >= 0) {
             bucket[k][count[k]++] = (uint32_t)i;
-            state[i] = plan.direct ? PLACED : CLOSED_DESIGNED;
+            state[i] = plan.direct ? (plan.vcc_after ? PLACED_BUT_VCC : PLACED) : CLOSED_DESIGNED;
         }
     }
     design_sink sink = {v, plan.direct ? &plan.one : NULL, words, op->n_in};
@@ -1401,6 +1413,10 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     for (size_t i = 0; i < n; i++) {
         if (state[i] == PLACED)
             continue;
+        if (state[i] == PLACED_BUT_VCC) {
+            words[i * op->n_in + 3] = vcc_draw(&r[i]);
+            continue;
+        }
         for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
         place(in, &plan, &r[i], v[i], words + i * op->n_in);
