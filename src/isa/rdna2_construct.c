@@ -995,10 +995,11 @@ static inline void place_packed(const packed_plan *pp, uint64_t v[2][3], uint32_
  * a block of them): the one-lane forms' plan but V_FMA_F64's (one, where
  * planned is not NULL; direct where the sources' placement draws nothing:
  * no abs), the packed form's.  V_DIV_FMAS's VCC is its case's last draw
- * (place_planned), so a direct plan draws it after the sources are placed,
- * for a block's closed designs (placed as they come) in a loop of its own
- * (vcc_after): the same draws, where the VCC draw had kept that form's
- * closed designs from being placed as they come at all. */
+ * (place_planned), so a direct plan draws it after the sources are placed
+ * (vcc_after): in place(), and for a block's closed designs (placed as
+ * they come) in construct_block's last loop.  The same draws, where the
+ * VCC draw had kept that form's closed designs from being placed as they
+ * come at all. */
 typedef struct {
     placement one;
     const placement *planned;
@@ -1086,8 +1087,10 @@ bool rdna2_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *
 
 /* Where a block's closed designs go: each case's v[case][lane], for
  * place() after the block's other designs, or with a direct plan (one-lane
- * forms only) straight into the case's words: such a plan draws nothing,
- * so placing early keeps every case's draws. */
+ * forms only) straight into the case's words: such a plan draws nothing
+ * for the sources (V_DIV_FMAS's VCC, the one draw it makes, comes last,
+ * in construct_block's last loop), so placing early keeps every case's
+ * draws. */
 typedef struct {
     uint64_t (*v)[2][3];
     const placement *direct;  /* NULL: into v */
