@@ -71,43 +71,34 @@ int cmd_gen(int argc, char **argv)
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     uint32_t w[ISA_MAX_IN], host[ISA_MAX_OUT];
-    uint64_t generated[GEN_CLASS_COUNT] = {0}, verified[GEN_CLASS_COUNT] = {0}, at_result[GEN_CLASS_COUNT] = {0},
-             ties[GEN_CLASS_COUNT] = {0}, cells[ISA_CELL_WORDS] = {0};
-    /* The exponents of the ties met, counted here on their own (a campaign
-     * counts them in its block's statistics; test class-stats compares). */
-    static bool tie_exponent[ENG_EXP_RANGE];  /* the window a campaign reports */
-    unsigned tie_exponents = 0;
+    /* Counted a case at a time as each comes, apart from a campaign's
+     * counting of a block at once (test class-stats compares the two). */
+    eng_class_stats st = {0};
     isa_verdict t;
     for (uint64_t i = 0; i < count; i++) {
         uint32_t m = eng_make_case(&in, o.seed, i, o.classes, o.n_classes, w, host, &t);
         gen_class c = o.classes[i % o.n_classes];
-        generated[c]++;
-        verified[c] += (m >> c) & 1;
-        at_result[c] += (t.at_result >> c) & 1;
-        ties[c] += (m >> GEN_TIE) & 1;
+        st.generated[c]++;
+        st.verified[c] += (m >> c) & 1;
+        st.at_result[c] += (t.at_result >> c) & 1;
+        st.ties[c] += (m >> GEN_TIE) & 1;
         for (int k = 0; k < ISA_CELL_WORDS; k++)
-            cells[k] |= t.cells[k];
-        int e = t.tie_exp + ENG_EXP_RANGE / 2;
-        if ((m >> GEN_TIE & 1) && e >= 0 && e < ENG_EXP_RANGE && !tie_exponent[e]) {
-            tie_exponent[e] = true;
-            tie_exponents++;
-        }
+            st.cells[k] |= t.cells[k];
+        int e = t.tie_exp + ENG_EXP_RANGE / 2;  /* the window a campaign reports */
+        if ((m >> GEN_TIE & 1) && e >= 0 && e < ENG_EXP_RANGE)
+            st.tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
         io_print_words(stdout, w, in.op->n_in);
     }
     fflush(stdout);
-    if (stats)
-        for (int c = 0; c < GEN_CLASS_COUNT; c++)
-            if (generated[c])
-                fprintf(stderr, "%s: %llu generated, %llu verified (%.2f%%), %llu at the result (%.2f%%), %llu ties\n",
-                        gen_class_name((gen_class)c), (unsigned long long)generated[c],
-                        (unsigned long long)verified[c], 100.0 * (double)verified[c] / (double)generated[c],
-                        (unsigned long long)at_result[c], 100.0 * (double)at_result[c] / (double)generated[c],
-                        (unsigned long long)ties[c]);
-    if (stats) {
-        unsigned n = 0;
-        for (int k = 0; k < ISA_CELL_WORDS; k++)
-            n += (unsigned)__builtin_popcountll(cells[k]);
-        fprintf(stderr, "rounding cells: %u, tie exponents: %u\n", n, tie_exponents);
-    }
+    if (!stats)
+        return 0;
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        if (st.generated[c])
+            fprintf(stderr, "%s: %llu generated, %llu verified (%.2f%%), %llu at the result (%.2f%%), %llu ties\n",
+                    gen_class_name((gen_class)c), (unsigned long long)st.generated[c],
+                    (unsigned long long)st.verified[c], 100.0 * (double)st.verified[c] / (double)st.generated[c],
+                    (unsigned long long)st.at_result[c], 100.0 * (double)st.at_result[c] / (double)st.generated[c],
+                    (unsigned long long)st.ties[c]);
+    fprintf(stderr, "rounding cells: %u, tie exponents: %u\n", eng_stats_cells(&st), eng_stats_tie_exponents(&st));
     return 0;
 }

@@ -428,6 +428,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
     bool audited = isa_has_fast(op);
     uint64_t pending[KIND_COUNT] = {0};
     bool kind_known[KIND_COUNT] = {false};  /* the store has the batch's signature of the kind */
+    eng_finding_key kind_key[KIND_COUNT];   /* that signature's key, where pending counts it */
     for (unsigned b = 0; b < n; b++) {
         unsigned i = found->bad_at[b];
         eng_finding_key key = found->keys[b];
@@ -458,6 +459,7 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
             memcpy(f->device, d, op->n_out * 4);
         }
         if (kind_known[key.kind] || (kind_known[key.kind] = eng_findings_has(s->findings, key))) {
+            kind_key[key.kind] = key;
             pending[key.kind]++;
             continue;
         }
@@ -474,14 +476,9 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
             s->failure = device_error ? EXIT_NO_DEVICE : EXIT_INTERNAL;  /* a file that cannot be written: as merge */
         }
     }
-    /* Within the batch a kind has one signature. */
-    for (unsigned b = 0; b < n; b++) {
-        eng_kind k = found->keys[b].kind;
-        if (pending[k]) {
-            eng_findings_count_more(s->findings, found->keys[b], pending[k]);
-            pending[k] = 0;
-        }
-    }
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (pending[k])
+            eng_findings_count_more(s->findings, kind_key[k], pending[k]);
     free(failure);  /* not reached: an earlier case ended the batch */
 }
 
