@@ -6,7 +6,7 @@
  * at an exponent ec in [-3, 14], b = (1024 - m) 2^-10 and
  * |a| = (1024 + m) 2^(ec - 21) for one m in [1, 7], a of either sign.
  * And where the subnormal class's designs go when no tie is reachable, by
- * the draws they make. */
+ * the draws they make; and V_FMA_MIX_F32's ties under a half c. */
 #include <math.h>
 #include "check.h"
 #include "fp/fast.h"
@@ -97,6 +97,55 @@ static void subnormal_draws(const char *name, int ctrl, uint32_t value, double m
            100.0 * at_result / CASES);
 }
 
+/* V_FMA_MIX_F32's ties where c is a half and the result f32 (op_sel_hi
+ * 7, its default, 4 and 5): the closed design's shapes that cancel the
+ * product's head draw their product from the binades where a half c
+ * reaches (rdna2_closed_head_range), and the shape that puts the tie
+ * binades above the product, which such a c cannot hold, is taken as the
+ * others.  Held here over 20,000 single cases (impl->construct, placement's
+ * draws included) by the draws a case makes (measured 6.1-6.8; 8.2-8.9
+ * while those shapes drew from the whole range and missed nine times in
+ * ten), by the tie exponents the exact verdicts report (48-61 distinct;
+ * 25-39 before) and by every case being a tie (13-41 were not, eight
+ * attempts missed). */
+static void tie_draws(const char *name, uint32_t op_sel_hi, double most, unsigned least_exponents)
+{
+    const isa_op *op = isa_op_find(name);
+    CHECK(op != NULL, "no op %s", name);
+    if (!op)
+        return;
+    isa_instance in;
+    isa_instance_default(&in, op);
+    in.ctrl[CTRL_OP_SEL_HI] = op_sel_hi;
+    CHECK(isa_instance_check(&in) == NULL, "%s: op_sel_hi %#x is not legal", name, op_sel_hi);
+    uint64_t step_inverse = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 6; i++)
+        step_inverse *= 2 - 0x9e3779b97f4a7c15ull * step_inverse;
+    double draws = 0;
+    unsigned ties = 0, exponents = 0;
+    bool seen[512] = {false};
+    for (unsigned i = 0; i < CASES; i++) {
+        gen_rng r = gen_rng_for(7, 2, i), start = r;
+        uint32_t w[ISA_MAX_IN] = {0}, out[ISA_MAX_OUT];
+        op->impl->construct(&in, GEN_TIE, &r, w);
+        draws += (double)((r.s - start.s) * step_inverse);
+        isa_verdict v;
+        isa_eval_exact(&in, w, out, 1u << GEN_TIE, &v);
+        ties += (v.classes >> GEN_TIE) & 1;
+        if (((v.classes >> GEN_TIE) & 1) && v.tie_exp > -256 && v.tie_exp < 256 && !seen[v.tie_exp + 256]) {
+            seen[v.tie_exp + 256] = true;
+            exponents++;
+        }
+    }
+    CHECK(ties == CASES, "%s (op_sel_hi %u): %u of %u tie cases are ties", name, op_sel_hi, ties, CASES);
+    CHECK(draws / CASES <= most, "%s (op_sel_hi %u): a tie case drew %.2f times on average, at most %.1f expected", name,
+          op_sel_hi, draws / CASES, most);
+    CHECK(exponents >= least_exponents, "%s (op_sel_hi %u): ties at %u exponents, at least %u expected", name,
+          op_sel_hi, exponents, least_exponents);
+    printf("%s (op_sel_hi %u): tie cases draw %.2f times, ties at %u exponents\n", name, op_sel_hi, draws / CASES,
+           exponents);
+}
+
 int main(void)
 {
     double_round_f16("rdna2.v_fma_f16");
@@ -107,5 +156,7 @@ int main(void)
     subnormal_draws("rdna2.v_fmamk_f32", CTRL_K, 0xbf70c000u, 10.3, 0.6);
     for (uint32_t sel = 4; sel <= 6; sel++)
         subnormal_draws("rdna2.v_fma_mix_f32", CTRL_OP_SEL_HI, sel, 20, sel == 6 ? 0.15 : 0.25);
+    for (uint32_t sel = 4; sel <= 7; sel += sel == 5 ? 2 : 1)
+        tie_draws("rdna2.v_fma_mix_f32", sel, 7.3, 45);
     return check_report("rdna2-designs");
 }

@@ -95,6 +95,10 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
  * class's range clipped to the products the factors, or a and K, can make);
  * false where none is left. */
 bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
+/* That range, [lo, hi], made the range of the tie shapes that cancel the
+ * product's head (rdna2_closed.c's tie_value, shapes 0-2): another where c
+ * is narrow. */
+void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
 /* The lanes and classes the vector twin takes (below): all of those
  * in s->closed (f32 and f16 in any mix) with no literal, and with K as b
  * or as c where the lane is f32 throughout. */

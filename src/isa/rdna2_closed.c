@@ -93,6 +93,27 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
     return *lo <= *hi;
 }
 
+/* A tie that cancels the product's head (tie_value's shapes 0-2) puts c at
+ * 2^(p + the product's lowest bit), or twice that, p the result's
+ * precision.  A narrow c holds that only where the product's lowest bit is
+ * low: a full product's top at most c's emax - p - 2 plus the factors'
+ * precisions, and at least c's lowest bit - p - 2 plus those.  Drawn from
+ * the class's range instead (for an f16 c of an f32 result 2^7 to 2^38,
+ * against 2^-28 to 2^11 here), those shapes missed nine attempts in ten,
+ * V_FMA_MIX_F32's tie class made 1.9 attempts a case, and the ties these
+ * shapes make were 6% of its ties, not 3/8 as elsewhere.  The range is only
+ * ever lowered at the bottom and cut at the top. */
+void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
+{
+    if (c != GEN_TIE || !narrow_c(s))
+        return;
+    const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2];
+    int bits = prec(fa) + prec(fb) - 2 - prec(s->dest);
+    int bottom = max_int(lowest_bit(fc) + bits, fa->emin + fb->emin);
+    *lo = min_int(*lo, bottom);
+    *hi = max_int(*lo, min_int(*hi, fc->emax + bits));
+}
+
 /* Significant bits the two factors share, where the class wants a short
  * product (0: mostly full significands, sometimes short ones). */
 static int short_budget(const rdna2_lane *s, gen_class c, uint64_t d1)
@@ -244,8 +265,10 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
         *v = pick == 0 ? lo - fp_pow2(top + 1) : lo + fp_pow2(top);
         return true;
     }
-    if (c == GEN_TIE && pick == 7) {
-        /* A tie some binades above the product. */
+    if (c == GEN_TIE && pick == 7 && prec(fc) >= prec(f)) {
+        /* A tie some binades above the product (c then has at least p
+         * significant bits, p f's precision: a narrower c takes shape 7 as
+         * 3-6, where it never made one). */
         int up = gen_unit_exp(f, msb + field(d2, 32, 1, 12));
         uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
         *v = (double)sig * fp_pow2(up) + fp_pow2(up - 1);
@@ -447,7 +470,8 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
  *       cut short (one time in four), 59-61 the tie's shape, 62-63 the signs;
- *   d1: 0-15 the product's binade, 16-31 a's, 32-48 a near tie's offset and
+ *   d1: 0-15 the product's binade (a head-cancelling tie's from its own
+ *       range where c is narrow), 16-31 a's, 32-48 a near tie's offset and
  *       its side, 49 a coin (cancel: a short product; overflow: the midpoint);
  *   d2: 0-31 the short significands' lengths (K as c: 0-15 the power of
  *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset or
@@ -460,9 +484,13 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
     int lo, hi;
     if (!rdna2_closed_target_range(s, c, &lo, &hi))
         return false;  /* a lane rdna2_closed_covers does not take */
+    int head_lo = lo, head_hi = hi;
+    rdna2_closed_head_range(s, c, &head_lo, &head_hi);
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
-        product pr = pick_product(s, field(d1, 0, lo, hi), short_budget(s, c, d1), d0, d1, d2);
+        bool head = ((d0 >> 59) & 7) < 3;  /* tie_value's shape */
+        product pr = pick_product(s, head ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi), short_budget(s, c, d1),
+                                  d0, d1, d2);
         if (s->unfused) {
             /* The sum starts from the product rounded to f32, flushed when subnormal. */
             pr.x = (double)(float)pr.x;

@@ -23,6 +23,7 @@
  * without K 1.6% more instructions a case). */
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
+    int head_lo, head_hi;  /* rdna2_closed_head_range: the tie shapes 0-2's */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (K's own counted where it is b) */
@@ -101,8 +102,9 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
     vl top = dlsb(ax) + F.p;
     vd lo = ax - floor_to(ax, top);
     vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
-    /* A tie some binades above the product (shape 7). */
-    vl up_shape = shape == 7;
+    /* A tie some binades above the product (shape 7; as 3-6 for a c
+     * narrower than F, which cannot hold one). */
+    vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7;
     vd up_tie = up_ties(F, msb, d2, up_shape, st);
     *fail = (shape < 3) & (top < F.emin);
     return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
@@ -162,10 +164,15 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, vu d0, vu d1
 LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const int forced[3], gen_class c,
                    const closed_params *P, streams *st, vu out[3], vl *done)
 {
-    vl lo = ALL(P->lo), hi = ALL(P->hi);
     int flip = P->flip;
     vu sbit = (vu)ALL((int64_t)1 << (FS.c.bits - 1));
     vu d0 = next(st, st->live), d1 = next(st, st->live), d2 = next(st, st->live);
+    vl lo = ALL(P->lo), hi = ALL(P->hi);
+    if (mixed) {  /* the tie shapes 0-2 from lower binades where c is narrow (a uniform lane's c never is) */
+        vl head = (vl)((d0 >> 59) & 7) < 3;
+        lo = pick(head, ALL(P->head_lo), lo);
+        hi = pick(head, ALL(P->head_hi), hi);
+    }
     /* A uniform lane's short product, from the class with the format's
      * precision as the budget (P->budget less K's bits): constants of its
      * entry point, where reading P's cost v_fma_f32 6 instructions a case. */
@@ -420,6 +427,8 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
 {
     closed_params P = {.flip = -1};
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
+    P.head_lo = P.lo, P.head_hi = P.hi;
+    rdna2_closed_head_range(s, c, &P.head_lo, &P.head_hi);
     if (s->forced_sign[2] >= 0)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)
