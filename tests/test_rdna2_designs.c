@@ -13,6 +13,7 @@
 #include "gen/gen.h"
 #include "isa/classify.h"
 #include "isa/isa.h"
+#include "isa/rdna2.h"
 
 enum { CASES = 20000 };
 
@@ -146,6 +147,43 @@ static void tie_draws(const char *name, uint32_t op_sel_hi, double most, unsigne
            exponents);
 }
 
+/* The tie class's shape that puts the tie above the product, c the larger
+ * (an accumulator's tie: a small product whose lowest bit is half a unit of
+ * a large c's sum): a short product of the result's precision, the sum's
+ * bits ending one place above its lowest.  Held over 20,000 single cases
+ * of each op's plain instance (one attempt, no rebuild) by the share whose
+ * |c| is over twice |a*b|: v_fma_f32 and V_DIV_FMAS 12.8%, v_fmamk_f32 39.9%
+ * (K = 1: every product short); 2.8%, 2.8% and 32.2% while the shape drew
+ * the sum at random and made a tie one attempt in a hundred.  And by the
+ * ties among them (99.98%, 99.6% and 95%: a quarter of V_DIV_FMAS's cases
+ * scale the sum by VCC, some out of range). */
+static void ties_above(const char *name, double least, double least_ties)
+{
+    const isa_op *op = isa_op_find(name);
+    CHECK(op != NULL, "no op %s", name);
+    if (!op)
+        return;
+    isa_instance in;
+    isa_instance_default(&in, op);
+    unsigned ties = 0, above = 0;
+    for (unsigned i = 0; i < CASES; i++) {
+        gen_rng r = gen_rng_for(13, 4, i);
+        uint32_t w[ISA_MAX_IN] = {0}, out[ISA_MAX_OUT];
+        op->impl->construct(&in, GEN_TIE, &r, w);
+        isa_verdict v;
+        isa_eval_exact(&in, w, out, 1u << GEN_TIE, &v);
+        ties += (v.classes >> GEN_TIE) & 1;
+        double a = fp_fast_f32_to_double(rdna2_source_word(&in, w, 0)),
+               b = fp_fast_f32_to_double(rdna2_source_word(&in, w, 1)),
+               c = fp_fast_f32_to_double(rdna2_source_word(&in, w, 2));
+        above += fabs(c) > 2 * fabs(a * b);
+    }
+    CHECK(ties >= least_ties * CASES, "%s: %u of %u tie cases are ties", name, ties, CASES);
+    CHECK(above >= least * CASES, "%s: %u of %u tie cases with c over twice the product, at least %.0f%% expected", name,
+          above, CASES, least * 100);
+    printf("%s: %.1f%% of tie cases with c over twice the product\n", name, 100.0 * above / CASES);
+}
+
 int main(void)
 {
     double_round_f16("rdna2.v_fma_f16");
@@ -158,5 +196,8 @@ int main(void)
         subnormal_draws("rdna2.v_fma_mix_f32", CTRL_OP_SEL_HI, sel, 20, sel == 6 ? 0.15 : 0.25);
     for (uint32_t sel = 4; sel <= 7; sel += sel == 5 ? 2 : 1)
         tie_draws("rdna2.v_fma_mix_f32", sel, 7.3, 45);
+    ties_above("rdna2.v_fma_f32", 0.09, 0.999);
+    ties_above("rdna2.v_fmamk_f32", 0.36, 0.995);
+    ties_above("rdna2.v_div_fmas_f32", 0.09, 0.94);
     return check_report("rdna2-designs");
 }

@@ -266,13 +266,23 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
         return true;
     }
     if (c == GEN_TIE && pick == 7 && prec(fc) >= prec(f)) {
-        /* A tie some binades above the product (c then has at least p
-         * significant bits, p f's precision: a narrower c takes shape 7 as
-         * 3-6, where it never made one). */
-        int up = gen_unit_exp(f, msb + field(d2, 32, 1, 12));
+        /* A tie above the product, c the larger: the sum's p significant
+         * bits end one place above the product's lowest bit, which is the
+         * half unit, and c = v - x is on the sum's grid, so f holds it.
+         * Where the product has more than p bits (most full products) it is
+         * the larger, and the tie is made as 3-6 make it.  (Until 2026-12
+         * this shape drew the sum's binade and significand at random and
+         * made a tie about one attempt in a hundred: c had the product's
+         * bits below the sum's grid.)  A sum a binade past f's largest
+         * finite value is a tie that overflows, where c still holds it (the
+         * tie class's only such cells).  A c narrower than f never holds
+         * one. */
         uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
-        *v = (double)sig * fp_pow2(up) + fp_pow2(up - 1);
-        return true;
+        int low = fp_dlsb(ax);
+        if (msb - low < prec(f) && low >= f->emin - prec(f) && low + prec(f) <= f->emax + 1) {
+            *v = (double)sig * fp_pow2(low + 1) + fp_pow2(low);
+            return true;
+        }
     }
     *v = fp_dfloor_to(ax, u) + fp_pow2(u - 1) + field(d2, 32, -1, 1) * fp_pow2(u);
     if (c == GEN_NEAR_TIE) {
@@ -469,14 +479,15 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
 
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
- *       cut short (one time in four), 59-61 the tie's shape, 62-63 the signs;
+ *       cut short (one time in four; the tie above the product's always),
+ *       59-61 the tie's shape, 62-63 the signs;
  *   d1: 0-15 the product's binade (a head-cancelling tie's from its own
  *       range where c is narrow), 16-31 a's, 32-48 a near tie's offset and
  *       its side, 49 a coin (cancel: a short product; overflow: the midpoint);
  *   d2: 0-31 the short significands' lengths (K as c: 0-15 the power of
- *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset or
- *       binade shift, 48-63 a near tie's depth or an overflow c's distance;
- * a tie some binades up and the overflow class draw one word more. */
+ *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset (K
+ *       as c: or its binade shift), 48-63 a near tie's depth or an overflow c's distance;
+ * a tie above the product (or K) and the overflow class draw one word more. */
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3])
 {
     if (s->fixed == 2)
@@ -488,9 +499,12 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
     rdna2_closed_head_range(s, c, &head_lo, &head_hi);
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
-        bool head = ((d0 >> 59) & 7) < 3;  /* tie_value's shape */
-        product pr = pick_product(s, head ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi), short_budget(s, c, d1),
-                                  d0, d1, d2);
+        unsigned shape = (d0 >> 59) & 7;  /* tie_value's */
+        /* The tie above the product (shape 7) from a product short enough
+         * for it: the result's precision between the factors. */
+        bool above = c == GEN_TIE && shape == 7 && !s->unfused && prec(s->fmt[2]) >= prec(s->dest);
+        product pr = pick_product(s, shape < 3 ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi),
+                                  above ? prec(s->dest) : short_budget(s, c, d1), d0, d1, d2);
         if (s->unfused) {
             /* The sum starts from the product rounded to f32, flushed when subnormal. */
             pr.x = (double)(float)pr.x;

@@ -24,6 +24,7 @@
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int head_lo, head_hi;  /* rdna2_closed_head_range: the tie shapes 0-2's */
+    int above_budget;      /* the tie shape 7's short product (K's bits counted where it is b) */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (K's own counted where it is b) */
@@ -42,9 +43,9 @@ typedef struct {
 } products;
 
 /* rdna2_closed.c's pick_product, short_bits a mask (the lanes whose
- * product is short: `budget` significant bits between the factors). */
+ * product is short: `budget` significant bits between the factors, a lane's own). */
 LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int forced[3], const closed_params *P,
-                             vl target, vl short_bits, int budget, vu d0, vu d1, vu d2)
+                             vl target, vl short_bits, vl budget, vu d0, vu d1, vu d2)
 {
     lane_format Fa = FS.a, Fb = FS.b;
     vl ea = k_is_b ? target - P->k_exp
@@ -54,7 +55,7 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
      * the budget (the clamps bind only where the budget is above a factor's
      * precision, which happens only in a mixed lane: a narrow c's budget,
      * or an f32 c's or result's with an f16 factor). */
-    vl sa_bits = field(d2, 0, ALL(1), ALL(budget - 1));
+    vl sa_bits = field(d2, 0, ALL(1), budget - 1);
     if (mixed)
         sa_bits = min_l(sa_bits, ALL(Fa.p));
     vl tza = pick(short_bits, Fa.p - sa_bits, pick(((d0 >> 52) & 3) != 0, ALL(0), field(d2, 0, ALL(0), ALL(Fa.p - 1))));
@@ -71,14 +72,27 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
     return (products){neg_where(sa ^ sb, x), value_bits(Fa, sa, ea, ma), value_bits(Fb, sb, eb, mb)};
 }
 
-/* A tie some binades above a value whose leading bit is 2^msb (the tie
- * class's shape 7, both designs'): one to twelve binades up (d2), its
+/* A tie some binades above a value whose leading bit is 2^msb (K as c's
+ * shape 7, k_tie_values): one to twelve binades up (d2), its
  * significand from a fourth draw, made in the live lanes of that shape. */
 LANES vd up_ties(lane_format F, vl msb, vu d2, vl up_shape, streams *st)
 {
     vl up = unit_exp(F, msb + field(d2, 32, ALL(1), ALL(12)));
     vu d3 = next(st, st->live & up_shape);
     return to_double((vl)significand(F, d3)) * pow2(up) + pow2(up - 1);
+}
+
+/* The tie above the product (the tie class's shape 7 in tie_value): the
+ * sum's p significant bits ending one place above the product's lowest
+ * bit, its significand from a fourth draw made in the live lanes of that
+ * shape; *fits where the product has at most p bits and the sum is normal,
+ * at most a binade past F's range (elsewhere the shape is made as 3-6). */
+LANES vd above_ties(lane_format F, vd ax, vl up_shape, streams *st, vl *fits)
+{
+    vl low = dlsb(ax);
+    *fits = (dexp(ax) - low < F.p) & (low >= F.emin - F.p) & (low + F.p <= F.emax + 1);
+    vu d3 = next(st, st->live & up_shape);
+    return to_double((vl)significand(F, d3)) * pow2(low + 1) + pow2(low);
 }
 
 /* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
@@ -102,12 +116,12 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
     vl top = dlsb(ax) + F.p;
     vd lo = ax - floor_to(ax, top);
     vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
-    /* A tie some binades above the product (shape 7; as 3-6 for a c
-     * narrower than F, which cannot hold one). */
-    vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7;
-    vd up_tie = up_ties(F, msb, d2, up_shape, st);
+    /* A tie above the product (shape 7; as 3-6 for a c narrower than F,
+     * which cannot hold one, and where the product is too long). */
+    vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7, fits;
+    vd up_tie = above_ties(F, ax, up_shape, st, &fits);
     *fail = (shape < 3) & (top < F.emin);
-    return pickd(shape < 3, head, pickd(up_shape, up_tie, v));
+    return pickd(shape < 3, head, pickd(up_shape & fits, up_tie, v));
 }
 
 /* The addend for product x, class c: its encoding in c's format Fc; *ok
@@ -177,9 +191,16 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
      * precision as the budget (P->budget less K's bits): constants of its
      * entry point, where reading P's cost v_fma_f32 6 instructions a case. */
     int p = FS.d.p, uniform_budget = k_is_b ? P->budget : p;
-    int budget = mixed ? P->budget : uniform_budget;
+    vl budget = ALL(mixed ? P->budget : uniform_budget);
     vl short_bits = mixed ? (P->short_mode == SHORT_ALWAYS ? ALL(-1) : P->short_mode == SHORT_COIN ? flag(d1, 49) : ALL(0))
                            : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
+    if (c == GEN_TIE && !unfused && FS.c.p >= FS.d.p) {
+        /* The tie above the product (shape 7) from a product short enough
+         * for it: the result's precision between the factors. */
+        vl above = (vl)((d0 >> 59) & 7) == 7;
+        short_bits |= above;
+        budget = pick(above, ALL(P->above_budget), budget);
+    }
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     vl usable = st->live;
     if (unfused) {
@@ -313,7 +334,7 @@ LANES void k_addend_attempt(bool unfused, const int forced[3], gen_class c, cons
     if (c == GEN_OVERFLOW) {
         /* pick_product with no short significands (short_bits 0: the budget, 2, is not read). */
         products pr = pick_products(ALL_F32, false, false, forced, P, field(d1, 0, ALL(F32.emax - 1), ALL(F32.emax)),
-                                    ALL(0), 2, d0, d1, d2);
+                                    ALL(0), ALL(2), d0, d1, d2);
         out[0] = (vu)pick(ok, (vl)out[0], (vl)pr.a);
         out[1] = (vu)pick(ok, (vl)out[1], (vl)pr.b);
         ok = ALL(-1);
@@ -429,6 +450,7 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
     P.head_lo = P.lo, P.head_hi = P.hi;
     rdna2_closed_head_range(s, c, &P.head_lo, &P.head_hi);
+    P.above_budget = (int)s->dest->precision;
     if (s->forced_sign[2] >= 0)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)
@@ -439,6 +461,8 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
         double ak = P.k < 0 ? -P.k : P.k;
         P.k_exp = fp_dexp(ak);
         P.k_span = P.k_exp - fp_dlsb(ak);
+        if (s->fixed == 1)  /* K's own bits count against the budget, as short_product's */
+            P.above_budget = P.above_budget - P.k_span > 2 ? P.above_budget - P.k_span : 2;
     }
     if (s->fixed == 1 || !uniform)  /* the others' entry points make their own */
         short_product(s, c, &P);
