@@ -93,25 +93,33 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
     return *lo <= *hi;
 }
 
-/* A tie that cancels the product's head (tie_value's shapes 0-2) puts c at
- * 2^(p + the product's lowest bit), or twice that, p the result's
- * precision.  A narrow c holds that only where the product's lowest bit is
- * low: a full product's top at most c's emax - p - 2 plus the factors'
- * precisions, and at least c's lowest bit - p - 2 plus those.  Drawn from
- * the class's range instead (for an f16 c of an f32 result 2^7 to 2^38,
- * against 2^-28 to 2^11 here), those shapes missed nine attempts in ten,
- * V_FMA_MIX_F32's tie class made 1.9 attempts a case, and the ties these
- * shapes make were 6% of its ties, not 3/8 as elsewhere.  The range is only
- * ever lowered at the bottom and cut at the top. */
+/* A tie that cancels the product's head (tie_value's shapes 0-2) keeps the
+ * product's p lowest bits, p the result's precision, and puts c's lowest
+ * bit p places above the product's: c is 2^(p + the product's lowest bit)
+ * or twice that where the product has at most p bits, and else the
+ * product's head above that place, about the product's size.  A narrow c
+ * holds the first only where the product's lowest bit is low, the second
+ * only where the product is within c's range.  Under a narrow c the tie's
+ * product is short (short_budget: p + c's precision - 3 bits at most, or the
+ * factors' own), so from its span the binades where c reaches: its lowest
+ * bit at least c's lowest less p (the bottom), and c no larger than c's
+ * largest binade (the top).  Drawn from the class's range instead (for
+ * V_FMA_MIX_F32's default, f16 sources to f32, 2^7 up, against 2^-28 to
+ * 2^10 here), those shapes missed nine attempts in ten, the tie class made
+ * 1.9 attempts a case, and the ties these shapes make were 6% of its ties,
+ * not 3/8 as elsewhere.  The range is only ever lowered at the bottom and
+ * cut at the top. */
 void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
 {
     if (c != GEN_TIE || !narrow_c(s))
         return;
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2];
-    int bits = prec(fa) + prec(fb) - 2 - prec(s->dest);
-    int bottom = max_int(lowest_bit(fc) + bits, fa->emin + fb->emin);
+    int p = prec(s->dest);
+    int span = min_int(prec(fa) + prec(fb) - 1, p + prec(fc) - 3);
+    int bottom = max_int(lowest_bit(fc) - p + span - 1, fa->emin + fb->emin);
+    int top = span <= p ? fc->emax - p + span - 2 : fc->emax - 1;
     *lo = min_int(*lo, bottom);
-    *hi = max_int(*lo, min_int(*hi, fc->emax + bits));
+    *hi = max_int(*lo, min_int(*hi, top));
 }
 
 /* Significant bits the two factors share, where the class wants a short
@@ -266,17 +274,19 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
         return true;
     }
     if (c == GEN_TIE && pick == 7 && prec(fc) >= prec(f)) {
-        /* A tie above the product, c the larger: the sum's p significant
-         * bits end one place above the product's lowest bit, which is the
-         * half unit, and c = v - x is on the sum's grid, so f holds it.
-         * Where the product has more than p bits (most full products) it is
-         * the larger, and the tie is made as 3-6 make it.  (Until 2026-12
-         * this shape drew the sum's binade and significand at random and
-         * made a tie about one attempt in a hundred: c had the product's
-         * bits below the sum's grid.)  A sum a binade past f's largest
-         * finite value is a tie that overflows, where c still holds it (the
-         * tie class's only such cells).  A c narrower than f never holds
-         * one. */
+        /* A tie above the product (an accumulator's tie, c mostly the
+         * larger): the sum's p significant bits end one place above the
+         * product's lowest bit, which is the half unit, and c = v - x is on
+         * the sum's grid, so f holds it.  The product has at most p bits
+         * (rdna2_closed_design draws it short for this shape; a product
+         * rounded to f32 is); where the sum would be subnormal, or more than
+         * a binade past f's largest finite value, the tie is made as 3-6
+         * make it.  A sum that one binade past is a tie that overflows,
+         * where c still holds it (the tie class's only such cells).  (Until
+         * 2026-12 this shape drew the sum's binade and significand at random
+         * and made a tie about one attempt in a hundred: c had the
+         * product's bits below the sum's grid.)  A c narrower than f never
+         * holds one. */
         uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
         int low = fp_dlsb(ax);
         if (msb - low < prec(f) && low >= f->emin - prec(f) && low + prec(f) <= f->emax + 1) {
@@ -479,7 +489,8 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
 
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
- *       cut short (one time in four; the tie above the product's always),
+ *       cut short (one time in four; a fused form's tie above the product
+ *       always, where c is as wide as the result),
  *       59-61 the tie's shape, 62-63 the signs;
  *   d1: 0-15 the product's binade (a head-cancelling tie's from its own
  *       range where c is narrow), 16-31 a's, 32-48 a near tie's offset and

@@ -85,8 +85,9 @@ LANES vd up_ties(lane_format F, vl msb, vu d2, vl up_shape, streams *st)
 /* The tie above the product (the tie class's shape 7 in tie_value): the
  * sum's p significant bits ending one place above the product's lowest
  * bit, its significand from a fourth draw made in the live lanes of that
- * shape; *fits where the product has at most p bits and the sum is normal,
- * at most a binade past F's range (elsewhere the shape is made as 3-6). */
+ * shape; *fits where the sum is normal, at most a binade past F's range
+ * (elsewhere the shape is made as 3-6), and, a guard, the product has at
+ * most p bits (attempt draws it so). */
 LANES vd above_ties(lane_format F, vd ax, vl up_shape, streams *st, vl *fits)
 {
     vl low = dlsb(ax);
@@ -97,7 +98,7 @@ LANES vd above_ties(lane_format F, vd ax, vl up_shape, streams *st, vl *fits)
 
 /* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
  * sum is to have, by magnitude; *fail marks the lanes where none is made.
- * The tie's fourth draw (a tie some binades up) comes from the live lanes
+ * The tie's fourth draw (a tie above the product) comes from the live lanes
  * that take that shape. */
 LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
 {
@@ -117,7 +118,7 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
     vd lo = ax - floor_to(ax, top);
     vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
     /* A tie above the product (shape 7; as 3-6 for a c narrower than F,
-     * which cannot hold one, and where the product is too long). */
+     * which cannot hold one, and where the sum would leave F's range). */
     vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7, fits;
     vd up_tie = above_ties(F, ax, up_shape, st, &fits);
     *fail = (shape < 3) & (top < F.emin);
