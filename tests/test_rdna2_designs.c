@@ -48,9 +48,43 @@ static void double_round_f16(const char *name)
     CHECK(seen_m == 0xfeu, "%s: the m drawn: %#x, want 1 to 7", name, seen_m);
 }
 
-/* A subnormal case's draws (SplitMix64 moves its state one step a draw):
- * where no sum is a tie on the subnormal grid (the legacy forms; a fused
- * product with an integer K as b, v_fmamk_f32's default K = 1), the design
+/* The named op's plain instance with control ctrl set to value (ctrl -1:
+ * none); false, a check failed, where the op or the value is not there. */
+static bool instance_of(const char *name, int ctrl, uint32_t value, isa_instance *in)
+{
+    const isa_op *op = isa_op_find(name);
+    CHECK(op != NULL, "no op %s", name);
+    if (!op)
+        return false;
+    isa_instance_default(in, op);
+    if (ctrl < 0)
+        return true;
+    in->ctrl[ctrl] = value;
+    const char *bad = isa_instance_check(in);
+    CHECK(bad == NULL, "%s: %s %#x is not legal", name, isa_controls[ctrl].name, value);
+    return bad == NULL;
+}
+
+/* Case i of class c from stream (seed, stream): built by impl->construct
+ * into w, judged by the exact model into *v; the draws it made (SplitMix64
+ * moves its state one step a draw: the state's change times the step's
+ * inverse mod 2^64, by Newton's iteration). */
+static double built_case(const isa_instance *in, gen_class c, uint64_t seed, uint64_t stream, unsigned i, uint32_t *w,
+                         isa_verdict *v)
+{
+    gen_rng r = gen_rng_for(seed, stream, i), start = r;
+    uint32_t out[ISA_MAX_OUT];
+    in->op->impl->construct(in, c, &r, w);
+    isa_eval_exact(in, w, out, 1u << c, v);
+    uint64_t step_inverse = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 6; k++)
+        step_inverse *= 2 - 0x9e3779b97f4a7c15ull * step_inverse;
+    return (double)((r.s - start.s) * step_inverse);
+}
+
+/* A subnormal case's draws (built_case): where no sum is a tie on the
+ * subnormal grid (the legacy forms; a fused product with an integer K as
+ * b, v_fmamk_f32's default K = 1), the design
  * goes straight to an exact subnormal sum instead of aiming ties that can
  * only miss.  Mean draws over 20,000 cases (measured 9.1, 8.1 and 11.9;
  * 35.1, 13.9 and 13.4 while the aimed design took them), and the cases
@@ -65,28 +99,15 @@ static void double_round_f16(const char *name)
  * while it picked a product first and wrote both factors over). */
 static void subnormal_draws(const char *name, int ctrl, uint32_t value, double most, double least_at_result)
 {
-    const isa_op *op = isa_op_find(name);
-    CHECK(op != NULL, "no op %s", name);
-    if (!op)
-        return;
     isa_instance in;
-    isa_instance_default(&in, op);
-    if (ctrl >= 0) {
-        in.ctrl[ctrl] = value;
-        CHECK(isa_instance_check(&in) == NULL, "%s: %s %#x is not legal", name, isa_controls[ctrl].name, value);
-    }
-    uint64_t step_inverse = 0x9e3779b97f4a7c15ull;  /* the step's inverse mod 2^64, by Newton's iteration */
-    for (int i = 0; i < 6; i++)
-        step_inverse *= 2 - 0x9e3779b97f4a7c15ull * step_inverse;
+    if (!instance_of(name, ctrl, value, &in))
+        return;
     double draws = 0;
     unsigned at_result = 0;
     for (unsigned i = 0; i < CASES; i++) {
-        gen_rng r = gen_rng_for(5, 1, i), start = r;
-        uint32_t w[ISA_MAX_IN] = {0}, out[ISA_MAX_OUT];
-        op->impl->construct(&in, GEN_SUBNORMAL, &r, w);
-        draws += (double)((r.s - start.s) * step_inverse);
+        uint32_t w[ISA_MAX_IN] = {0};
         isa_verdict v;
-        isa_eval_exact(&in, w, out, 1u << GEN_SUBNORMAL, &v);
+        draws += built_case(&in, GEN_SUBNORMAL, 5, 1, i, w, &v);
         at_result += (v.at_result >> GEN_SUBNORMAL) & 1;
     }
     CHECK(draws / CASES <= most, "%s: a subnormal case drew %.2f times on average, at most %.1f expected", name,
@@ -111,27 +132,16 @@ static void subnormal_draws(const char *name, int ctrl, uint32_t value, double m
  * by every case being a tie (13-41 were not, eight attempts missed). */
 static void tie_draws(const char *name, uint32_t op_sel_hi, double most, unsigned least_exponents)
 {
-    const isa_op *op = isa_op_find(name);
-    CHECK(op != NULL, "no op %s", name);
-    if (!op)
-        return;
     isa_instance in;
-    isa_instance_default(&in, op);
-    in.ctrl[CTRL_OP_SEL_HI] = op_sel_hi;
-    CHECK(isa_instance_check(&in) == NULL, "%s: op_sel_hi %#x is not legal", name, op_sel_hi);
-    uint64_t step_inverse = 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < 6; i++)
-        step_inverse *= 2 - 0x9e3779b97f4a7c15ull * step_inverse;
+    if (!instance_of(name, CTRL_OP_SEL_HI, op_sel_hi, &in))
+        return;
     double draws = 0;
     unsigned ties = 0, exponents = 0;
     bool seen[512] = {false};
     for (unsigned i = 0; i < CASES; i++) {
-        gen_rng r = gen_rng_for(7, 2, i), start = r;
-        uint32_t w[ISA_MAX_IN] = {0}, out[ISA_MAX_OUT];
-        op->impl->construct(&in, GEN_TIE, &r, w);
-        draws += (double)((r.s - start.s) * step_inverse);
+        uint32_t w[ISA_MAX_IN] = {0};
         isa_verdict v;
-        isa_eval_exact(&in, w, out, 1u << GEN_TIE, &v);
+        draws += built_case(&in, GEN_TIE, 7, 2, i, w, &v);
         ties += (v.classes >> GEN_TIE) & 1;
         if (((v.classes >> GEN_TIE) & 1) && v.tie_exp > -256 && v.tie_exp < 256 && !seen[v.tie_exp + 256]) {
             seen[v.tie_exp + 256] = true;
@@ -159,19 +169,14 @@ static void tie_draws(const char *name, uint32_t op_sel_hi, double most, unsigne
  * VCC, some out of range). */
 static void ties_above(const char *name, double least, double least_ties)
 {
-    const isa_op *op = isa_op_find(name);
-    CHECK(op != NULL, "no op %s", name);
-    if (!op)
-        return;
     isa_instance in;
-    isa_instance_default(&in, op);
+    if (!instance_of(name, -1, 0, &in))
+        return;
     unsigned ties = 0, above = 0;
     for (unsigned i = 0; i < CASES; i++) {
-        gen_rng r = gen_rng_for(13, 4, i);
-        uint32_t w[ISA_MAX_IN] = {0}, out[ISA_MAX_OUT];
-        op->impl->construct(&in, GEN_TIE, &r, w);
+        uint32_t w[ISA_MAX_IN] = {0};
         isa_verdict v;
-        isa_eval_exact(&in, w, out, 1u << GEN_TIE, &v);
+        built_case(&in, GEN_TIE, 13, 4, i, w, &v);
         ties += (v.classes >> GEN_TIE) & 1;
         double a = fp_fast_f32_to_double(rdna2_source_word(&in, w, 0)),
                b = fp_fast_f32_to_double(rdna2_source_word(&in, w, 1)),
