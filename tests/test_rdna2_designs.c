@@ -158,11 +158,11 @@ static void tie_draws(const char *name, uint32_t op_sel_hi, double most, unsigne
 }
 
 /* The tie class's shape that puts the tie above the product (an
- * accumulator's tie: the sum a binade or more above a short product whose
+ * accumulator's tie: the sum 1 to p binades above a short product whose
  * lowest bit is its half unit, c mostly the larger), drawn one time in
  * eight.  Held over 20,000 single cases of each op's plain instance (one
  * attempt, no rebuild) by the share whose |c| is over twice |a*b|
- * (v_fma_f32 12.8%, v_fmamk_f32 39.9% with K = 1, V_DIV_FMAS 12.8%; 2.8%,
+ * (v_fma_f32 14.2%, v_fmamk_f32 39.7% with K = 1, V_DIV_FMAS 14.2%; 2.8%,
  * 32.2% and 2.8% while the shape drew the sum at random and made a tie one
  * attempt in a hundred), and by the share of the cases that are ties
  * (99.98%, 99.6% and 95%: a quarter of V_DIV_FMAS's cases scale the sum by

@@ -494,7 +494,7 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
  *       59-61 the tie's shape, 62-63 the signs;
  *   d1: 0-15 the product's binade (a head-cancelling tie's from its own
  *       range where c is narrow), 16-31 a's, 32-48 a near tie's offset and
- *       its side, 49 a coin (cancel: a short product; overflow: the midpoint);
+ *       its side (32-47 a tie above the product's budget), 49 a coin (cancel: a short product; overflow: the midpoint);
  *   d2: 0-31 the short significands' lengths (K as c: 0-15 the power of
  *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset (K
  *       as c: or its binade shift), 48-63 a near tie's depth or an overflow c's distance;
@@ -512,10 +512,13 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
         unsigned shape = (d0 >> 59) & 7;  /* tie_value's */
         /* The tie above the product (shape 7) from a product short enough
-         * for it: the result's precision between the factors. */
+         * for it: 2 to p bits between the factors (p the result's
+         * precision; d1's near-tie field, which a tie does not read), so
+         * that the sum stands 1 to p binades above it, evenly, where a
+         * budget of p put it mostly 1 to 3 above. */
         bool above = c == GEN_TIE && shape == 7 && !s->unfused && prec(s->fmt[2]) >= prec(s->dest);
         product pr = pick_product(s, shape < 3 ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi),
-                                  above ? prec(s->dest) : short_budget(s, c, d1), d0, d1, d2);
+                                  above ? field(d1, 32, 2, prec(s->dest)) : short_budget(s, c, d1), d0, d1, d2);
         if (s->unfused) {
             /* The sum starts from the product rounded to f32, flushed when subnormal. */
             pr.x = (double)(float)pr.x;

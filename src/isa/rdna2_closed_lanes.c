@@ -24,7 +24,6 @@
 typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int head_lo, head_hi;  /* rdna2_closed_head_range: the tie shapes 0-2's */
-    int above_budget;      /* the tie shape 7's short product (K's bits counted where it is b) */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (K's own counted where it is b) */
@@ -197,10 +196,14 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
                            : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
     if (c == GEN_TIE && !unfused && FS.c.p >= FS.d.p) {
         /* The tie above the product (shape 7) from a product short enough
-         * for it: the result's precision between the factors. */
+         * for it: 2 to p bits between the factors (d1's near-tie field),
+         * K's own bits counted where it is b. */
         vl above = (vl)((d0 >> 59) & 7) == 7;
+        vl drawn = field(d1, 32, ALL(2), ALL(FS.d.p));
+        if (k_is_b)
+            drawn = max_l(ALL(2), drawn - P->k_span);
         short_bits |= above;
-        budget = pick(above, ALL(P->above_budget), budget);
+        budget = pick(above, drawn, budget);
     }
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     vl usable = st->live;
@@ -451,7 +454,6 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
     P.head_lo = P.lo, P.head_hi = P.hi;
     rdna2_closed_head_range(s, c, &P.head_lo, &P.head_hi);
-    P.above_budget = (int)s->dest->precision;
     if (s->forced_sign[2] >= 0)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)
@@ -462,8 +464,6 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
         double ak = P.k < 0 ? -P.k : P.k;
         P.k_exp = fp_dexp(ak);
         P.k_span = P.k_exp - fp_dlsb(ak);
-        if (s->fixed == 1)  /* K's own bits count against the budget, as short_product's */
-            P.above_budget = P.above_budget - P.k_span > 2 ? P.above_budget - P.k_span : 2;
     }
     if (s->fixed == 1 || !uniform)  /* the others' entry points make their own */
         short_product(s, c, &P);
