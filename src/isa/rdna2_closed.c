@@ -102,8 +102,8 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
  * only where the product is within c's range.  Under a narrow c the tie's
  * product is short (short_budget: p + c's precision - 3 bits at most, or the
  * factors' own), so from its span the binades where c reaches: its lowest
- * bit at least c's lowest less p (the bottom), and c no larger than c's
- * largest binade (the top).  Drawn from the class's range instead (for
+ * bit at least c's lowest less p, and the half unit on the result's grid
+ * (the bottom), and c no larger than c's largest binade (the top).  Drawn from the class's range instead (for
  * V_FMA_MIX_F32's default, f16 sources to f32, 2^7 up, against 2^-28 to
  * 2^10 here), those shapes missed nine attempts in ten, the tie class made
  * 1.9 attempts a case, and the ties these shapes make were 6% of its ties,
@@ -114,9 +114,14 @@ void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
     if (c != GEN_TIE || !narrow_c(s))
         return;
     const fp_format *fa = s->fmt[0], *fb = s->fmt[1], *fc = s->fmt[2];
-    int p = prec(s->dest);
-    int span = min_int(prec(fa) + prec(fb) - 1, p + prec(fc) - 3);
-    int bottom = max_int(lowest_bit(fc) - p + span - 1, fa->emin + fb->emin);
+    const fp_format *d = s->dest;
+    int p = prec(d);
+    /* The product's lowest bit at its top less span - 1: two full
+     * significands', or the short budget's less one (each factor's top is
+     * one of its bits). */
+    int span = min_int(prec(fa) + prec(fb) - 1, p + prec(fc) - 4);
+    /* The half unit on d's grid too (tie_value's test): an f16 result's. */
+    int bottom = max_int(max_int(lowest_bit(fc), d->emin) - p + span - 1, fa->emin + fb->emin);
     int top = span <= p ? fc->emax - p + span - 2 : fc->emax - 1;
     *lo = min_int(*lo, bottom);
     *hi = max_int(*lo, min_int(*hi, top));
@@ -273,7 +278,15 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
         *v = pick == 0 ? lo - fp_pow2(top + 1) : lo + fp_pow2(top);
         return true;
     }
-    if (c == GEN_TIE && pick == 7 && prec(fc) >= prec(f)) {
+    if (c == GEN_TIE && pick == 7 && prec(fc) > prec(f)) {
+        /* A tie some binades above the product, for a c wider than f,
+         * which holds the sum's bits and the product's below them. */
+        int up = gen_unit_exp(f, msb + field(d2, 32, 1, 12));
+        uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
+        *v = (double)sig * fp_pow2(up) + fp_pow2(up - 1);
+        return true;
+    }
+    if (c == GEN_TIE && pick == 7 && prec(fc) == prec(f)) {
         /* A tie above the product (an accumulator's tie, c mostly the
          * larger): the sum's p significant bits end one place above the
          * product's lowest bit, which is the half unit, and c = v - x is on
@@ -283,10 +296,10 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
          * a binade past f's largest finite value, the tie is made as 3-6
          * make it.  A sum that one binade past is a tie that overflows,
          * where c still holds it (the tie class's only such cells).  (Until
-         * 2026-12 this shape drew the sum's binade and significand at random
-         * and made a tie about one attempt in a hundred: c had the
-         * product's bits below the sum's grid.)  A c narrower than f never
-         * holds one. */
+         * 2026-12 this shape drew the sum's binade and significand at random,
+         * as it still does for a wider c, and made a tie about one attempt
+         * in a hundred: c had the product's bits below the sum's grid.)  A
+         * c narrower than f never holds one. */
         uint64_t sig = (frac_mask(f) + 1) | (gen_next(r) & frac_mask(f));
         int low = fp_dlsb(ax);
         if (msb - low < prec(f) && low >= f->emin - prec(f) && low + prec(f) <= f->emax + 1) {
@@ -516,7 +529,7 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
          * precision; d1's near-tie field, which a tie does not read), so
          * that the sum stands 1 to p binades above it, evenly, where a
          * budget of p put it mostly 1 to 3 above. */
-        bool above = c == GEN_TIE && shape == 7 && !s->unfused && prec(s->fmt[2]) >= prec(s->dest);
+        bool above = c == GEN_TIE && shape == 7 && prec(s->fmt[2]) == prec(s->dest);
         product pr = pick_product(s, shape < 3 ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi),
                                   above ? field(d1, 32, 2, prec(s->dest)) : short_budget(s, c, d1), d0, d1, d2);
         if (s->unfused) {

@@ -72,7 +72,8 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
 }
 
 /* A tie some binades above a value whose leading bit is 2^msb (K as c's
- * shape 7, k_tie_values): one to twelve binades up (d2), its
+ * shape 7, k_tie_values; the tie class's under a c wider than the result):
+ * one to twelve binades up (d2), its
  * significand from a fourth draw, made in the live lanes of that shape. */
 LANES vd up_ties(lane_format F, vl msb, vu d2, vl up_shape, streams *st)
 {
@@ -117,9 +118,10 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
     vd lo = ax - floor_to(ax, top);
     vd head = pickd(shape == 0, lo - pow2(top + 1), lo + pow2(top));
     /* A tie above the product (shape 7; as 3-6 for a c narrower than F,
-     * which cannot hold one, and where the sum would leave F's range). */
-    vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7, fits;
-    vd up_tie = above_ties(F, ax, up_shape, st, &fits);
+     * which cannot hold one, and where the sum would leave F's range);
+     * some binades up at random for a c wider than F. */
+    vl up_shape = Fc.p < F.p ? ALL(0) : shape == 7, fits = ALL(-1);
+    vd up_tie = Fc.p > F.p ? up_ties(F, msb, d2, up_shape, st) : above_ties(F, ax, up_shape, st, &fits);
     *fail = (shape < 3) & (top < F.emin);
     return pickd(shape < 3, head, pickd(up_shape & fits, up_tie, v));
 }
@@ -194,7 +196,7 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
     vl budget = ALL(mixed ? P->budget : uniform_budget);
     vl short_bits = mixed ? (P->short_mode == SHORT_ALWAYS ? ALL(-1) : P->short_mode == SHORT_COIN ? flag(d1, 49) : ALL(0))
                            : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
-    if (c == GEN_TIE && !unfused && FS.c.p >= FS.d.p) {
+    if (c == GEN_TIE && FS.c.p == FS.d.p) {
         /* The tie above the product (shape 7) from a product short enough
          * for it: 2 to p bits between the factors (d1's near-tie field),
          * K's own bits counted where it is b. */
