@@ -103,12 +103,12 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
  * product is short (short_budget: p + c's precision - 3 bits at most, or the
  * factors' own), so from its span the binades where c reaches: its lowest
  * bit at least c's lowest less p, and the half unit on the result's grid
- * (the bottom), and c no larger than c's largest binade (the top).  Drawn from the class's range instead (for
- * V_FMA_MIX_F32's default, f16 sources to f32, 2^7 up, against 2^-28 to
- * 2^10 here), those shapes missed nine attempts in ten, the tie class made
- * 1.9 attempts a case, and the ties these shapes make were 6% of its ties,
- * not 3/8 as elsewhere.  The range is only ever lowered at the bottom and
- * cut at the top. */
+ * (the bottom), and c no larger than c's largest binade (the top).  Drawn
+ * from the class's range instead (for V_FMA_MIX_F32's default, f16 sources
+ * to f32, 2^7 up, against 2^-28 to 2^10 here), those shapes missed nine
+ * attempts in ten, the tie class made 1.9 attempts a case, and the ties
+ * these shapes make were 6% of its ties, not 3/8 as elsewhere.  The range
+ * is only ever lowered at the bottom and cut at the top. */
 void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
 {
     if (c != GEN_TIE || !narrow_c(s))
@@ -291,10 +291,10 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
          * larger): the sum's p significant bits end one place above the
          * product's lowest bit, which is the half unit, and c = v - x is on
          * the sum's grid, so f holds it.  The product has at most p bits
-         * (rdna2_closed_design draws it short for this shape; a product
-         * rounded to f32 is); where the sum would be subnormal, or more than
-         * a binade past f's largest finite value, the tie is made as 3-6
-         * make it.  A sum that one binade past is a tie that overflows,
+         * (rdna2_closed_design draws it short for this shape); where the
+         * sum would be subnormal, or more than a binade past f's largest
+         * finite value, the tie is made as 3-6 make it.  A sum that one
+         * binade past is a tie that overflows,
          * where c still holds it (the tie class's only such cells).  (Until
          * 2026-12 this shape drew the sum's binade and significand at random,
          * as it still does for a wider c, and made a tie about one attempt
@@ -502,12 +502,13 @@ static bool k_addend_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64
 
 /* Each attempt draws three words and cuts them into fields:
  *   d0: bits 0-22 a's fraction, 24-46 b's, 52-55 whether each significand is
- *       cut short (one time in four; a fused form's tie above the product
- *       always, where c is as wide as the result),
- *       59-61 the tie's shape, 62-63 the signs;
+ *       cut short (one time in four; a tie above the product's always,
+ *       where c is as wide as the result), 59-61 the tie's shape, 62-63
+ *       the signs;
  *   d1: 0-15 the product's binade (a head-cancelling tie's from its own
  *       range where c is narrow), 16-31 a's, 32-48 a near tie's offset and
- *       its side (32-47 a tie above the product's budget), 49 a coin (cancel: a short product; overflow: the midpoint);
+ *       its side (32-47 a tie above the product's budget), 49 a coin
+ *       (cancel: a short product; overflow: the midpoint);
  *   d2: 0-31 the short significands' lengths (K as c: 0-15 the power of
  *       two's exponent; d0's 0-22 a double round's a, 62 its sign), 32-47 the tie's unit offset (K
  *       as c: or its binade shift), 48-63 a near tie's depth or an overflow c's distance;
@@ -524,11 +525,12 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
     for (int attempt = 0; attempt < 8; attempt++) {
         uint64_t d0 = gen_next(r), d1 = gen_next(r), d2 = gen_next(r);
         unsigned shape = (d0 >> 59) & 7;  /* tie_value's */
-        /* The tie above the product (shape 7) from a product short enough
-         * for it: 2 to p bits between the factors (p the result's
-         * precision; d1's near-tie field, which a tie does not read), so
-         * that the sum stands 1 to p binades above it, evenly, where a
-         * budget of p put it mostly 1 to 3 above. */
+        /* The tie above the product (shape 7, where c is as wide as the
+         * result) from a product short enough for it: 2 to p bits between
+         * the factors (p the result's precision; d1's near-tie field, which
+         * a tie does not read), so that the sum stands 1 to p binades above
+         * it, evenly, where a budget of p put it mostly 1 to 3 above; the
+         * legacy forms' too, whose rounded product put it a binade above. */
         bool above = c == GEN_TIE && shape == 7 && prec(s->fmt[2]) == prec(s->dest);
         product pr = pick_product(s, shape < 3 ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi),
                                   above ? field(d1, 32, 2, prec(s->dest)) : short_budget(s, c, d1), d0, d1, d2);
