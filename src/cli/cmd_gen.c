@@ -84,9 +84,8 @@ int cmd_gen(int argc, char **argv)
         st.ties[c] += (m >> GEN_TIE) & 1;
         for (int k = 0; k < ISA_CELL_WORDS; k++)
             st.cells[k] |= t.cells[k];
-        int e = t.tie_exp + ENG_EXP_RANGE / 2;  /* the window a campaign reports */
-        if ((m >> GEN_TIE & 1) && e >= 0 && e < ENG_EXP_RANGE)
-            st.tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
+        if (m >> GEN_TIE & 1)
+            eng_stats_note_tie_exponent(&st, t.tie_exp);
         io_print_words(stdout, w, in.op->n_in);
     }
     fflush(stdout);

@@ -96,11 +96,8 @@ static void note_block(eng_class_stats *st, eng_class_steps *steps, const isa_ve
         uint64_t is_tie = x->classes >> GEN_TIE & 1;
         counts[c] += (uint64_t)1 << COUNT_GENERATED | (uint64_t)(x->classes >> c & 1) << COUNT_VERIFIED |
                      (uint64_t)(x->at_result >> c & 1) << COUNT_AT_RESULT | is_tie << COUNT_TIES;
-        if (is_tie) {
-            int e = x->tie_exp + ENG_EXP_RANGE / 2;
-            if (e >= 0 && e < ENG_EXP_RANGE)
-                st->tie_exps[e / 8] |= (uint8_t)(1u << (e % 8));
-        }
+        if (is_tie)
+            eng_stats_note_tie_exponent(st, x->tie_exp);
         cls[t] = (uint8_t)c;
         tie[t] = x->tie_exp != ISA_NO_EXPONENT;
     }

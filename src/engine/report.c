@@ -45,6 +45,13 @@ char *eng_case_message(const char *why, uint64_t index, uint64_t seed)
     return msg;
 }
 
+void eng_stats_note_tie_exponent(eng_class_stats *s, int e)
+{
+    int i = e + ENG_EXP_RANGE / 2;
+    if (i >= 0 && i < ENG_EXP_RANGE)
+        s->tie_exps[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
 unsigned eng_stats_tie_exponents(const eng_class_stats *s)
 {
     unsigned n = 0;

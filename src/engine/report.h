@@ -51,6 +51,9 @@ void eng_stats_merge(eng_class_stats *into, const eng_class_stats *from);
 char *eng_case_message(const char *why, uint64_t index, uint64_t seed);
 unsigned eng_stats_cells(const eng_class_stats *s);
 unsigned eng_stats_tie_exponents(const eng_class_stats *s);
+/* A tie at exponent e into s's tie exponents (those inside the window
+ * campaigns report, ENG_EXP_RANGE wide about 0). */
+void eng_stats_note_tie_exponent(eng_class_stats *s, int e);
 
 /* The per-op table on f. */
 void eng_report_summary(FILE *f, const eng_options *o, const eng_op_report *reports, unsigned n);

@@ -93,6 +93,20 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
     return *lo <= *hi;
 }
 
+/* Significant bits the two factors share, where the class wants a short
+ * product (0: mostly full significands, sometimes short ones). */
+static int short_budget(const rdna2_lane *s, gen_class c, uint64_t d1)
+{
+    const fp_format *fc = s->fmt[2];
+    if (c == GEN_OVERFLOW)
+        return prec(s->dest);  /* so that c can reach from it to the top of the range */
+    if (c == GEN_CANCEL)       /* narrow c: always; else half the time a product c cancels exactly */
+        return narrow_c(s) || (prec(fc) < prec(s->fmt[0]) + prec(s->fmt[1]) && flag(d1, 49)) ? prec(fc) : 0;
+    if (narrow_c(s) && c != GEN_DOUBLE_ROUND)
+        return prec(s->dest) + prec(fc) - 3;  /* the bits below the unit, plus half a unit, on c's grid */
+    return 0;
+}
+
 /* A tie that cancels the product's head (tie_value's shapes 0-2) keeps the
  * product's p lowest bits, p the result's precision, and puts c's lowest
  * bit p places above the product's: c is 2^(p + the product's lowest bit)
@@ -100,8 +114,8 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
  * product's head above that place, about the product's size.  A narrow c
  * holds the first only where the product's lowest bit is low, the second
  * only where the product is within c's range.  Under a narrow c the tie's
- * product is short (short_budget: p + c's precision - 3 bits at most, or the
- * factors' own), so from its span the binades where c reaches: its lowest
+ * product is short (short_budget's bits at most, or the factors' own), so
+ * from its span the binades where c reaches: its lowest
  * bit at least c's lowest less p, and the half unit on the result's grid
  * (the bottom), and c no larger than c's largest binade (the top).  Drawn
  * from the class's range instead (for V_FMA_MIX_F32's default, f16 sources
@@ -118,27 +132,13 @@ void rdna2_closed_head_range(const rdna2_lane *s, gen_class c, int *lo, int *hi)
     int p = prec(d);
     /* The product's lowest bit at its top less span - 1: two full
      * significands', or the short budget's less one (each factor's top is
-     * one of its bits). */
-    int span = min_int(prec(fa) + prec(fb) - 1, p + prec(fc) - 4);
+     * one of its bits; a tie's budget reads no coin). */
+    int span = min_int(prec(fa) + prec(fb) - 1, short_budget(s, c, 0) - 1);
     /* The half unit on d's grid too (tie_value's test): an f16 result's. */
     int bottom = max_int(max_int(lowest_bit(fc), d->emin) - p + span - 1, fa->emin + fb->emin);
     int top = span <= p ? fc->emax - p + span - 2 : fc->emax - 1;
     *lo = min_int(*lo, bottom);
     *hi = max_int(*lo, min_int(*hi, top));
-}
-
-/* Significant bits the two factors share, where the class wants a short
- * product (0: mostly full significands, sometimes short ones). */
-static int short_budget(const rdna2_lane *s, gen_class c, uint64_t d1)
-{
-    const fp_format *fc = s->fmt[2];
-    if (c == GEN_OVERFLOW)
-        return prec(s->dest);  /* so that c can reach from it to the top of the range */
-    if (c == GEN_CANCEL)       /* narrow c: always; else half the time a product c cancels exactly */
-        return narrow_c(s) || (prec(fc) < prec(s->fmt[0]) + prec(s->fmt[1]) && flag(d1, 49)) ? prec(fc) : 0;
-    if (narrow_c(s) && c != GEN_DOUBLE_ROUND)
-        return prec(s->dest) + prec(fc) - 3;  /* the bits below the unit, plus half a unit, on c's grid */
-    return 0;
 }
 
 bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)

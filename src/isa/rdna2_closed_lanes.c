@@ -26,7 +26,7 @@ typedef struct {
     int head_lo, head_hi;  /* rdna2_closed_head_range: the tie shapes 0-2's */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
-    int budget;      /* a short product's significant bits (K's own counted where it is b) */
+    int budget;      /* a short product's significant bits (pick_products counts K's own where it is b) */
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
     int k_exp, k_span;
     uint64_t k_bits;
@@ -47,6 +47,8 @@ LANES products pick_products(lane_formats FS, bool mixed, bool k_is_b, const int
                              vl target, vl short_bits, vl budget, vu d0, vu d1, vu d2)
 {
     lane_format Fa = FS.a, Fb = FS.b;
+    if (k_is_b)  /* K's own bits count against the budget, as pick_product's */
+        budget = max_l(ALL(2), budget - P->k_span);
     vl ea = k_is_b ? target - P->k_exp
                        : field(d1, 16, max_l(ALL(Fa.emin), target - Fb.emax), min_l(ALL(Fa.emax), target - Fb.emin));
     vl eb = target - ea;
@@ -190,7 +192,7 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
         hi = pick(head, ALL(P->head_hi), hi);
     }
     /* A uniform lane's short product, from the class with the format's
-     * precision as the budget (P->budget less K's bits): constants of its
+     * precision as the budget (P->budget with K as b): constants of its
      * entry point, where reading P's cost v_fma_f32 6 instructions a case. */
     int p = FS.d.p, uniform_budget = k_is_b ? P->budget : p;
     vl budget = ALL(mixed ? P->budget : uniform_budget);
@@ -198,14 +200,10 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
                            : c == GEN_OVERFLOW ? ALL(-1) : c == GEN_CANCEL ? flag(d1, 49) : ALL(0);
     if (c == GEN_TIE && FS.c.p == FS.d.p) {
         /* The tie above the product (shape 7) from a product short enough
-         * for it: 2 to p bits between the factors (d1's near-tie field),
-         * K's own bits counted where it is b. */
+         * for it: 2 to p bits between the factors (d1's near-tie field). */
         vl above = (vl)((d0 >> 59) & 7) == 7;
-        vl drawn = field(d1, 32, ALL(2), ALL(FS.d.p));
-        if (k_is_b)
-            drawn = max_l(ALL(2), drawn - P->k_span);
         short_bits |= above;
-        budget = pick(above, drawn, budget);
+        budget = pick(above, field(d1, 32, ALL(2), ALL(FS.d.p)), budget);
     }
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     vl usable = st->live;
@@ -445,8 +443,6 @@ static void short_product(const rdna2_lane *s, gen_class c, closed_params *P)
         P->short_mode = narrow ? SHORT_ALWAYS : pc < pa + pb ? SHORT_COIN : SHORT_NEVER, P->budget = pc;
     else if (narrow && c != GEN_DOUBLE_ROUND)
         P->short_mode = SHORT_ALWAYS, P->budget = pd + pc - 3;
-    if (s->fixed == 1)  /* K's own bits count against the budget */
-        P->budget = P->budget - P->k_span > 2 ? P->budget - P->k_span : 2;
 }
 
 /* The lane's constants, once for a call. */
