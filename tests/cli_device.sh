@@ -221,6 +221,7 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for d in (a, b):
     for o in d["ops"]:
         o.pop("seconds")
+        o.pop("cpu_seconds")
     for f in d["findings"]:
         f.pop("file")
 assert a["ops"][0]["cases"] == 600000 and a["ops"][0]["disagreements_kept"], a["ops"][0]["cases"]

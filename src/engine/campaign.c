@@ -1,9 +1,11 @@
 /* The campaign loop.
  *
  * Cases are made per index from (seed, op, index), so the same seed gives
- * the same cases whatever the batch size.  Two batches are in flight: while
- * the device runs one, the host generates and evaluates the next. */
+ * the same cases whatever the batch size.  Several batches are in flight
+ * (run_batches): while the device runs one, worker threads generate and
+ * evaluate those after it and check those before it. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -59,10 +61,39 @@ typedef struct {
     char *audit_failure;  /* the first fast/exact difference found (malloc'd), or NULL */
     gen_class classes[64];  /* the requested classes that apply to the current op */
     unsigned n_classes;
+    unsigned workers;     /* the pool's threads besides the caller's; each slot has a share for each (one if none) */
     uint64_t cases_before, disagreements_before;  /* of the ops already run, for progress */
     eng_progress *progress;  /* a --jobs worker's, read by its parent; else NULL */
     double end;  /* when a --time run ends */
 } run_state;
+
+/* Where a slot's batch stands.  Batches go through the slots in case
+ * order: the main thread readies one (FILLING), the workers generate it a
+ * chunk at a time (FILLED), the main thread submits it (ON_DEVICE) and,
+ * once the device is done, hands it back to the workers to compare and
+ * re-check a chunk at a time (CHECKING, CHECKED), then records its
+ * disagreements and frees it.  A batch whose sampled audit failed is not
+ * submitted (AUDIT_FAILED): it is reported once the batches before it are
+ * recorded. */
+typedef enum { SLOT_FREE, SLOT_FILLING, SLOT_FILLED, SLOT_ON_DEVICE, SLOT_AUDIT_FAILED, SLOT_CHECKING, SLOT_CHECKED } slot_state;
+
+/* One worker's part in one batch, on cache lines of its own (the worker
+ * writes its statistics for every case): what its chunks measured, and the
+ * earliest failures it met, of the sampled audit and of the re-checks.  A
+ * worker takes a batch's chunks in increasing order, so its first failure
+ * is its earliest. */
+typedef struct {
+    _Alignas(64) eng_class_stats stats;
+    uint64_t audited;
+    char *audit_failure;   /* a sampled case's fast/exact difference (malloc'd), or NULL */
+    uint64_t audit_index;  /* its case index */
+    char *check_failure;   /* a disagreement's failed re-check (malloc'd), or NULL */
+    unsigned check_at;     /* its case within the batch */
+} slot_share;
+
+/* A slot's shares: one a worker, and one where there is none (the
+ * conductor then does the chunks). */
+static unsigned shares(const run_state *s) { return s->workers ? s->workers : 1; }
 
 /* One batch slot: cases [start, start+count) of one instance. */
 typedef struct {
@@ -74,8 +105,30 @@ typedef struct {
     uint64_t start;
     unsigned count;
     isa_instance in;
-    bool busy;
+    char declared[160];  /* the module's declared behaviour, for its findings */
+    /* Under the flow's lock: the state, and the chunks of the current
+     * stage (generation or check) handed out and done. */
+    slot_state state;
+    unsigned chunk, chunks, next_chunk, chunks_done;
+    slot_share *shares;  /* one a worker */
 } slot;
+
+/* Batches in flight at once: about 512K cases' worth, 2 to 8 slots (8 at
+ * the default --batch, 42 MB of buffers; 2 past 256K cases a batch).  With
+ * two (one generated while the device ran the other) both threads met at
+ * the end of each generation and each check: on lavapipe, whose threads
+ * share the cores, one was often waiting for the other's last chunk while
+ * the device's thread held its core, and the cores stood idle 13-17% of a
+ * maxwell.xmad campaign (perf sched).  A worker that finds one batch's
+ * chunks gone goes on to the next, and the slots ahead keep the workers
+ * busy while the conductor waits for a core (with four, 8% idle). */
+#define SLOTS_MAX 8
+#define IN_FLIGHT_CASES (1u << 19)
+static unsigned slot_count(unsigned batch)
+{
+    unsigned n = IN_FLIGHT_CASES / batch;
+    return n < 2 ? 2 : n > SLOTS_MAX ? SLOTS_MAX : n;
+}
 
 /* A block's cases into the statistics, and each case's class and tie
  * mark into cls[0..m) and tie[0..m) (check reads them for the
@@ -111,27 +164,6 @@ static void note_block(eng_class_stats *st, eng_class_steps *steps, const isa_ve
         st->cells[k] |= cells[k];
 }
 
-/* Generation and host evaluation of a batch, on worker threads that take
- * a chunk of cases at a time (chunk_cases) from a shared counter until none are left
- * (cases depend on their index only, so any split gives the same cases).
- * Taking chunks rather than fixed halves keeps every thread busy while the
- * device's own threads share the cores: with halves, the thread that lost
- * the most time to them held the batch up (two threads filled 1.3 times as
- * fast as one).  Each job on cache lines of its own: the threads write
- * their statistics for every case. */
-typedef struct {
-    _Alignas(64) const eng_options *o;
-    slot *sl;
-    uint32_t *upload;         /* the batch's input buffer (device memory mapped) */
-    atomic_uint *next_chunk;  /* shared by the batch's jobs */
-    const gen_class *classes;
-    unsigned n_classes;
-    uint64_t audited;
-    char *audit_failure;   /* this job's first fast/exact difference (malloc'd), or NULL */
-    uint64_t audit_index;  /* its case index */
-    eng_class_stats stats;
-} fill_job;
-
 /* NULL where the exact model agrees with the fast path on a case, else
  * what differs and the case's index and seed, as selftest says them
  * (malloc'd; NULL too where that fails: the next audit or re-check tries
@@ -145,27 +177,16 @@ static char *audit_case(const isa_instance *in, const uint32_t *words, const uin
     return eng_case_message(why, index, seed);
 }
 
-/* The next chunk of a batch of count cases for a job to do: [*from, *to), or false when none is left. */
-static bool next_chunk(atomic_uint *counter, unsigned count, unsigned chunk, unsigned *from, unsigned *to)
-{
-    unsigned k = atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
-    if (k >= (count + chunk - 1) / chunk)
-        return false;
-    *from = k * chunk;
-    *to = count - *from < chunk ? count : *from + chunk;
-    return true;
-}
-
-/* About how many scalar cases' work one case of op is: a tile of n_in
+/* A case's share of a chunk's work: 1 for every op whose cases fit in 8
  * words, n_in / 8 (a batch holds 8 words a case; a Volta tile's 64 words
- * weigh 8, an Ampere one's 320 weigh 40).  The split into chunks and
- * threads goes by work: with a tile batch's 1,024-4,096 cases counted as
- * cases, one thread made all of a tile campaign's cases. */
+ * weigh 8, an Ampere one's 320 weigh 40).  The split into chunks goes by
+ * work: with a tile batch's 1,024-4,096 cases counted as cases, one
+ * thread made all of a tile campaign's cases. */
 static unsigned case_weight(const isa_op *op) { return op->n_in > 8 ? op->n_in / 8 : 1; }
 
 /* A chunk of a batch, for its generation and its check: about 1,024 scalar
- * cases' work, so a batch spreads over the threads and a chunk's words stay
- * in one core's cache. */
+ * cases' work, so a batch spreads over the workers and a chunk's words
+ * stay in one core's cache. */
 #define CHUNK_WORK 1024u
 static unsigned chunk_cases(const isa_op *op)
 {
@@ -173,43 +194,38 @@ static unsigned chunk_cases(const isa_op *op)
     return n ? n : 1;
 }
 
-/* The pool's threads a batch is shared among: one where the batch is under
- * four chunks' work a thread (waking the others would cost more). */
-static unsigned batch_threads(const run_state *s, const slot *sl)
-{
-    unsigned threads = eng_pool_width(s->pool);
-    return (uint64_t)sl->count * case_weight(sl->in.op) < 4 * CHUNK_WORK * threads ? 1 : threads;
-}
-
-static void fill_range(fill_job *j, unsigned from, unsigned to)
+/* Generation and host evaluation of a batch's cases [from, to), one chunk,
+ * by a worker (cases depend on their index only, so any split gives the
+ * same cases). */
+static void fill_range(const run_state *s, slot *sl, slot_share *sh, unsigned from, unsigned to)
 {
     enum { BLOCK = ISA_GENERATE_BLOCK };  /* eng_make_cases's block: generation's designs go a class at a time */
-    const slot *sl = j->sl;
     const isa_op *op = sl->in.op;
-    unsigned audit = j->o->audit;
+    unsigned audit = s->o->audit;
+    uint32_t *upload = vkr_batch_input(sl->batch);
     isa_verdict v[BLOCK];
     /* The per-case stores below are bytes, which may alias anything: with
-     * the slot's arrays and the statistics reached through j, GCC reloaded
-     * those pointers and counters for every case (fill_range's own loop was
-     * 5% of a v_fmaak_f32 campaign on lavapipe, perf).  In locals they stay
-     * in registers; the statistics go back at the end. */
+     * the slot's arrays and the statistics reached through pointers, GCC
+     * reloaded those pointers and counters for every case (fill_range's own
+     * loop was 5% of a v_fmaak_f32 campaign on lavapipe, perf).  In locals
+     * they stay in registers; the statistics go back at the end. */
     uint8_t *cls = sl->cls, *tie = sl->tie;
-    eng_class_stats stats = j->stats;
+    eng_class_stats stats = sh->stats;
     /* Each case's class, and the next index the exact model audits (a
      * multiple of audit), stepped rather than divided for. */
     uint64_t start = sl->start + from;
-    eng_class_steps steps = eng_class_steps_from(start, j->classes, j->n_classes);
+    eng_class_steps steps = eng_class_steps_from(start, s->classes, s->n_classes);
     uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
     bool has_fast = isa_has_fast(op);
     for (unsigned first = from; first < to; first += BLOCK) {
         unsigned m = to - first < BLOCK ? to - first : BLOCK;
         uint32_t *words = sl->words + (size_t)first * op->n_in;
-        eng_make_cases(&sl->in, j->o->seed, sl->start + first, m, j->classes, j->n_classes, words,
+        eng_make_cases(&sl->in, s->o->seed, sl->start + first, m, s->classes, s->n_classes, words,
                        sl->host + (size_t)first * op->n_out, v);
         /* Into the upload buffer while the words are in this core's cache.
          * The copy in host memory stays for check: mapped device memory may
          * be uncached, slow to read back. */
-        memcpy(j->upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
+        memcpy(upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
         note_block(&stats, &steps, v, m, cls + first, tie + first);
         /* The exact model re-checks a sample (by index, so any split audits
          * the same cases), where the op has a fast path to audit. */
@@ -217,60 +233,19 @@ static void fill_range(fill_job *j, unsigned from, unsigned to)
              next_audit = audit > UINT64_MAX - next_audit ? UINT64_MAX : next_audit + audit) {
             unsigned i = (unsigned)(next_audit - sl->start), t = i - first;
             const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
-            j->audited++;
-            if (!j->audit_failure &&
-                (j->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << cls[i], next_audit, j->o->seed)))
-                j->audit_index = next_audit;
+            sh->audited++;
+            if (!sh->audit_failure &&
+                (sh->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << cls[i], next_audit, s->o->seed)))
+                sh->audit_index = next_audit;
         }
     }
-    j->stats = stats;
-}
-
-static void *fill_chunks(void *arg)
-{
-    fill_job *j = arg;
-    unsigned from, to;
-    unsigned chunk = chunk_cases(j->sl->in.op);
-    while (next_chunk(j->next_chunk, j->sl->count, chunk, &from, &to))
-        fill_range(j, from, to);
-    return NULL;
-}
-
-static void fill(run_state *s, eng_op_report *r, slot *sl)
-{
-    const eng_options *o = s->o;
-    unsigned threads = batch_threads(s, sl);
-    fill_job jobs[ENG_POOL_MAX];
-    atomic_uint next_chunk = 0;
-    for (unsigned k = 0; k < threads; k++) {
-        memset(&jobs[k], 0, sizeof jobs[k]);
-        jobs[k].o = o;
-        jobs[k].sl = sl;
-        jobs[k].upload = vkr_batch_input(sl->batch);
-        jobs[k].next_chunk = &next_chunk;
-        jobs[k].classes = s->classes;
-        jobs[k].n_classes = s->n_classes;
-    }
-    eng_pool_run(s->pool, fill_chunks, jobs, sizeof jobs[0], threads);
-    /* The earliest failing case, whichever thread met it: the report does not depend on the split. */
-    fill_job *first = NULL;
-    for (unsigned k = 0; k < threads; k++)
-        if (jobs[k].audit_failure && (!first || jobs[k].audit_index < first->audit_index))
-            first = &jobs[k];
-    for (unsigned k = 0; k < threads; k++) {
-        eng_stats_merge(&r->stats, &jobs[k].stats);
-        r->audited += jobs[k].audited;
-        if (&jobs[k] == first && !s->audit_failure)
-            s->audit_failure = jobs[k].audit_failure;
-        else
-            free(jobs[k].audit_failure);
-    }
+    sh->stats = stats;
 }
 
 /* A batch's disagreements: bad_at[0..n) the disagreeing cases in order,
  * keys[] beside them; while the chunks are checked, chunk c's at
  * c * chunk_cases, n_found[c] of them.  The run's, sized for --batch cases
- * (and chunks of one case). */
+ * (and chunks of one case): one batch is checked at a time. */
 typedef struct {
     uint32_t *bad_at;
     eng_finding_key *keys;
@@ -280,9 +255,9 @@ typedef struct {
 /* What check needs of each disagreement before it records them in case
  * order: the comparison of host and device outputs, the exact model's
  * re-check of the host outputs and the finding's key.  All are pure, so the
- * generation threads share them out a chunk of the batch at a time, each
- * chunk compared and its disagreements re-checked while its words are in
- * the thread's cache.  On a device that takes a known liberty (lavapipe's
+ * workers share them out a chunk of the batch at a time, each chunk
+ * compared and its disagreements re-checked while its words are in the
+ * worker's cache.  On a device that takes a known liberty (lavapipe's
  * unfused Fma) about 30% of the fused ops' cases disagree, and on one thread the
  * re-check and keys were half the campaign's time; compared on one thread
  * before them, the batch's outputs came in from memory twice (the
@@ -293,90 +268,63 @@ typedef struct {
  * sample, and case by case in tests), so the re-check runs the model without
  * a trace: with the class's division a disagreement gone too (check), a
  * --ctrl '' v_fma_f32 campaign on lavapipe went from 981 to 946
- * instructions a case (callgrind, the whole process). */
+ * instructions a case (callgrind, the whole process).  A batch shares one
+ * instance, so a signature depends on the kind alone: each is made once a
+ * chunk. */
 typedef struct {
-    _Alignas(64) const run_state *s;
-    const slot *sl;
-    const uint32_t *device;
-    atomic_uint *next_chunk;
-    disagreements *found;
-    char *audit_failure;  /* this job's earliest re-check failure (malloc'd), or NULL */
-    unsigned failure_at;  /* its case within the batch */
-} check_job;
+    uint64_t signature[KIND_COUNT];
+    bool signed_kind[KIND_COUNT];
+} chunk_signatures;
 
-/* The exact model's re-check of one disagreement, and its key. */
-static void recheck_one(check_job *j, unsigned i, uint64_t signature[KIND_COUNT], bool signed_kind[KIND_COUNT],
+/* The exact model's re-check of disagreement i, and its key. */
+static void recheck_one(const run_state *s, const slot *sl, slot_share *sh, unsigned i, chunk_signatures *sig,
                         eng_finding_key *key)
 {
-    const isa_instance *in = &j->sl->in;
+    const isa_instance *in = &sl->in;
     const isa_op *op = in->op;
-    const uint32_t *w = j->sl->words + (size_t)i * op->n_in, *h = j->sl->host + (size_t)i * op->n_out;
+    const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
     uint32_t exact[ISA_MAX_OUT];
     op->impl->eval(in, w, exact, NULL);
     bool differ = false;  /* a loop, not memcmp: a library call per disagreement, for a word or two */
     for (unsigned k = 0; k < op->n_out; k++)
         differ |= exact[k] != h[k];
-    if (differ && isa_has_fast(op) && !j->audit_failure &&
-        (j->audit_failure = audit_case(in, w, h, NULL, 0, j->sl->start + i, j->s->o->seed)))
-        j->failure_at = i;
-    eng_kind k = eng_kind_of(op, j->sl->tie[i], h, j->device + (size_t)i * op->n_out);
-    if (!signed_kind[k]) {
-        signature[k] = eng_findings_signature(j->s->findings, in, k);
-        signed_kind[k] = true;
+    if (differ && isa_has_fast(op) && !sh->check_failure &&
+        (sh->check_failure = audit_case(in, w, h, NULL, 0, sl->start + i, s->o->seed)))
+        sh->check_at = i;
+    eng_kind k = eng_kind_of(op, sl->tie[i], h, vkr_batch_output(sl->batch) + (size_t)i * op->n_out);
+    if (!sig->signed_kind[k]) {
+        sig->signature[k] = eng_findings_signature(s->findings, in, k);
+        sig->signed_kind[k] = true;
     }
-    *key = (eng_finding_key){k, signature[k]};
+    *key = (eng_finding_key){k, sig->signature[k]};
 }
 
-static void *check_chunks(void *arg)
+/* The comparison and re-checks of a batch's cases [from, to), one chunk,
+ * by a worker; its disagreements into found at from. */
+static void check_range(const run_state *s, const slot *sl, slot_share *sh, disagreements *found, unsigned from,
+                        unsigned to)
 {
-    check_job *j = arg;
-    const isa_op *op = j->sl->in.op;
-    bool strict_nan = j->s->o->strict_nan;
-    /* The batch shares one instance: a signature depends on the kind alone. */
-    uint64_t signature[KIND_COUNT];
-    bool signed_kind[KIND_COUNT] = {false};
-    unsigned from, to;
-    /* A job's chunks come in increasing order: its first failure is its earliest. */
-    unsigned chunk = chunk_cases(op);
-    while (next_chunk(j->next_chunk, j->sl->count, chunk, &from, &to)) {
-        uint32_t *bad = j->found->bad_at + from;
-        eng_finding_key *keys = j->found->keys + from;
-        unsigned n = eng_compare_buffers(op, j->sl->host + (size_t)from * op->n_out,
-                                         j->device + (size_t)from * op->n_out, to - from, strict_nan, bad);
-        j->found->n_found[from / chunk] = n;
-        for (unsigned b = 0; b < n; b++) {
-            bad[b] += from;
-            recheck_one(j, bad[b], signature, signed_kind, &keys[b]);
-        }
+    const isa_op *op = sl->in.op;
+    uint32_t *bad = found->bad_at + from;
+    eng_finding_key *keys = found->keys + from;
+    chunk_signatures sig = {0};
+    unsigned n = eng_compare_buffers(op, sl->host + (size_t)from * op->n_out,
+                                     vkr_batch_output(sl->batch) + (size_t)from * op->n_out, to - from,
+                                     s->o->strict_nan, bad);
+    found->n_found[from / sl->chunk] = n;
+    for (unsigned b = 0; b < n; b++) {
+        bad[b] += from;
+        recheck_one(s, sl, sh, bad[b], &sig, &keys[b]);
     }
-    return NULL;
 }
 
-/* The batch's disagreements into *found, in order; returns their count and the earliest failing re-check's
- * message (malloc'd) in *failure with its case in *failure_at, or NULL. */
-static unsigned compare_and_recheck(const run_state *s, const slot *sl, const uint32_t *device, disagreements *found,
-                                    char **failure, unsigned *failure_at)
+/* The checked batch's disagreements together, in case order; returns their count. */
+static unsigned gather_disagreements(const slot *sl, disagreements *found)
 {
-    unsigned threads = batch_threads(s, sl), chunk = chunk_cases(sl->in.op);
-    check_job jobs[ENG_POOL_MAX];
-    atomic_uint counter = 0;
-    for (unsigned k = 0; k < threads; k++)
-        jobs[k] = (check_job){.s = s, .sl = sl, .device = device, .next_chunk = &counter, .found = found};
-    eng_pool_run(s->pool, check_chunks, jobs, sizeof jobs[0], threads);
-    check_job *first = NULL;
-    for (unsigned k = 0; k < threads; k++)
-        if (jobs[k].audit_failure && (!first || jobs[k].failure_at < first->failure_at))
-            first = &jobs[k];
-    for (unsigned k = 0; k < threads; k++)
-        if (&jobs[k] != first)
-            free(jobs[k].audit_failure);
-    *failure = first ? first->audit_failure : NULL;
-    *failure_at = first ? first->failure_at : 0;
-    /* The chunks' disagreements together, in case order. */
     unsigned n = 0;
-    for (unsigned c = 0; c * chunk < sl->count; n += found->n_found[c], c++) {
-        memmove(found->bad_at + n, found->bad_at + c * chunk, found->n_found[c] * sizeof *found->bad_at);
-        memmove(found->keys + n, found->keys + c * chunk, found->n_found[c] * sizeof *found->keys);
+    for (unsigned c = 0; c < sl->chunks; n += found->n_found[c], c++) {
+        memmove(found->bad_at + n, found->bad_at + c * sl->chunk, found->n_found[c] * sizeof *found->bad_at);
+        memmove(found->keys + n, found->keys + c * sl->chunk, found->n_found[c] * sizeof *found->keys);
     }
     return n;
 }
@@ -398,18 +346,40 @@ static bool keep_room(eng_op_report *r, unsigned keep)
     return true;
 }
 
-/* A batch's disagreements recorded, in case order.  On the main thread,
- * while the other cores wait or run the device: what it does for each
- * disagreement is kept small.  A disagreement whose signature the store
- * has (most of them: within a batch a signature depends on the kind alone)
- * is counted in pending[] and the counts are added at the end; a new one is
- * recorded as it comes. */
+/* The workers' parts of a checked batch into the report: statistics and
+ * audited counts, and the earliest failed re-check (malloc'd, its case in
+ * *at), or NULL.  The shares are left empty for the slot's next batch. */
+static char *merge_shares(const run_state *s, eng_op_report *r, slot *sl, unsigned *at)
+{
+    char *first = NULL;
+    for (unsigned w = 0; w < shares(s); w++) {
+        slot_share *sh = &sl->shares[w];
+        eng_stats_merge(&r->stats, &sh->stats);
+        r->audited += sh->audited;
+        if (sh->check_failure && (!first || sh->check_at < *at)) {
+            free(first);
+            first = sh->check_failure;
+            *at = sh->check_at;
+        } else
+            free(sh->check_failure);
+        free(sh->audit_failure);  /* none: a batch whose sample failed is not checked */
+        memset(sh, 0, sizeof *sh);
+    }
+    return first;
+}
+
+/* A checked batch recorded: its statistics, and its disagreements in case
+ * order.  On the main thread, while the workers generate the batches after
+ * it: what it does for each disagreement is kept small.  A disagreement
+ * whose signature the store has (most of them: within a batch a signature
+ * depends on the kind alone) is counted in pending[] and the counts are
+ * added at the end; a new one is recorded as it comes. */
 static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found)
 {
     const eng_options *o = s->o;
     const isa_op *op = sl->in.op;
-    char *failure;
-    unsigned failure_at;
+    unsigned failure_at = 0;
+    char *failure = merge_shares(s, r, sl, &failure_at);
     /* Read where the device wrote them: the slot's own buffer, which
      * nothing touches until the slot's next batch (a new finding's
      * minimization runs its cases through the executor's buffer, not this
@@ -418,10 +388,13 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
      * the default --batch, with a malloc and a free); test cli-device holds
      * the kept disagreements the same with findings minimized as without. */
     const uint32_t *dev = vkr_batch_output(sl->batch);
-    unsigned n = compare_and_recheck(s, sl, dev, found, &failure, &failure_at);
+    unsigned n = gather_disagreements(sl, found);
+    s->declared = sl->declared;
     r->cases += sl->count;
-    if (!n)
+    if (!n) {
+        free(failure);
         return;
+    }
     bool audited = isa_has_fast(op);
     uint64_t pending[KIND_COUNT] = {0};
     bool kind_known[KIND_COUNT] = {false};  /* the store has the batch's signature of the kind */
@@ -511,31 +484,6 @@ static int audit_failed(eng_op_report *r, const char *why)
     return EXIT_INTERNAL;
 }
 
-/* A batch's sampled audit failed while the other slot's batch, of earlier
- * cases, was still on the device: that batch is checked first, so that its
- * disagreements are recorded (nothing already found is lost) and a failing
- * re-check of its disagreements, at an earlier case, is the failure
- * reported.  (Within one batch the sample is audited before the device has
- * run it, so a sampled failure there stands before any of that batch's
- * re-checks.) */
-static int fill_audit_failed(run_state *s, eng_op_report *r, slot *prev, disagreements *found)
-{
-    char *later = s->audit_failure, err[600];
-    s->audit_failure = NULL;
-    if (prev->busy) {
-        prev->busy = false;
-        if (!vkr_wait(s->dev, prev->batch, s->o->timeout_ms, err, sizeof err))
-            check(s, r, prev, found);
-        else  /* the device failing now: the internal error is still the one to report */
-            fprintf(stderr, "\ntiefuzz: %s\n", err);
-    }
-    if (s->audit_failure)
-        free(later);
-    else
-        s->audit_failure = later;
-    return audit_failed(r, s->audit_failure);
-}
-
 /* What an op's cases are run as: the template and how its controls vary. */
 typedef struct {
     const isa_instance *tmpl;
@@ -614,6 +562,7 @@ static void *prefetch_pipelines(void *arg)
 {
     prefetcher *p = arg;
     isa_instance in;
+    eng_thread_name("tiefuzz-build");
     while (next_segment(p, &in))
         eng_exec_prefetch(p->s->exec, &in);
     return NULL;
@@ -629,105 +578,336 @@ static void prefetch_follow(prefetcher *p, uint64_t at, bool stop)
     pthread_mutex_unlock(&p->lock);
 }
 
-static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double deadline, slot slots[2],
-                       disagreements *found)
+/* The batches of one op as they go through the slots (see slot_state).
+ * The main thread conducts: it readies batches, submits them, waits for the
+ * device and records what was checked, all in case order; the pool's other
+ * threads, one a core, are the workers, taking chunks of generation and
+ * check from whichever batch has some (a check first: it frees a slot).
+ * Taking chunks rather than fixed shares keeps every worker busy while the
+ * device's own threads share the cores: with halves, the thread that lost
+ * the most time to them held the batch up (two threads filled 1.3 times as
+ * fast as one).  Chunks are taken under the lock, about 1,024 cases' work
+ * each (tens of microseconds): the lock is taken twice a chunk. */
+typedef struct {
+    run_state *s;
+    slot *slots;
+    unsigned n_slots;
+    disagreements *found;
+    pthread_mutex_t lock;    /* the slots' states and chunk counts, stop */
+    pthread_cond_t work;     /* a chunk to take, or stop */
+    pthread_cond_t changed;  /* a batch generated or checked */
+    bool stop;               /* the workers return */
+} flow;
+
+/* The next chunk for a worker, under the lock: a chunk of the batch being
+ * checked, else of the earliest batch being generated; NULL when there is
+ * none. */
+static slot *take_chunk(flow *f, unsigned *from, unsigned *to)
 {
-    const op_schedule *sch = ahead->sch;
-    const isa_instance *tmpl = sch->tmpl;
+    slot *best = NULL;
+    for (unsigned i = 0; i < f->n_slots; i++) {
+        slot *sl = &f->slots[i];
+        if (sl->next_chunk >= sl->chunks)
+            continue;
+        if (sl->state == SLOT_CHECKING) {
+            best = sl;
+            break;
+        }
+        if (sl->state == SLOT_FILLING && (!best || sl->start < best->start))
+            best = sl;
+    }
+    if (!best)
+        return NULL;
+    *from = best->next_chunk++ * best->chunk;
+    *to = best->count - *from < best->chunk ? best->count : *from + best->chunk;
+    return best;
+}
+
+typedef struct {
+    _Alignas(64) flow *f;
+    unsigned worker;  /* its share of each slot; the conductor's job has none */
+    eng_op_report *r;
+    prefetcher *ahead;
+    double deadline;
+    int status;       /* the conductor's exit status */
+} flow_job;
+
+/* One chunk taken and done as worker w, under the lock (released while
+ * the chunk runs); false where there was none to take. */
+static bool do_chunk(flow *f, unsigned w)
+{
+    unsigned from, to;
+    slot *sl = take_chunk(f, &from, &to);
+    if (!sl)
+        return false;
+    bool checking = sl->state == SLOT_CHECKING;
+    pthread_mutex_unlock(&f->lock);
+    if (checking)
+        check_range(f->s, sl, &sl->shares[w], f->found, from, to);
+    else
+        fill_range(f->s, sl, &sl->shares[w], from, to);
+    pthread_mutex_lock(&f->lock);
+    if (++sl->chunks_done == sl->chunks) {
+        sl->state = checking ? SLOT_CHECKED : SLOT_FILLED;
+        pthread_cond_signal(&f->changed);
+    }
+    return true;
+}
+
+static void work(flow_job *j)
+{
+    flow *f = j->f;
+    pthread_mutex_lock(&f->lock);
+    while (!f->stop)
+        if (!do_chunk(f, j->worker))
+            pthread_cond_wait(&f->work, &f->lock);
+    pthread_mutex_unlock(&f->lock);
+}
+
+/* Hands a slot's current stage to the workers, chunk by chunk; under the lock. */
+static void publish(flow *f, slot *sl, slot_state state)
+{
+    sl->state = state;
+    sl->chunk = chunk_cases(sl->in.op);
+    sl->chunks = (sl->count + sl->chunk - 1) / sl->chunk;
+    sl->next_chunk = sl->chunks_done = 0;
+    if (!sl->chunks)  /* no case: nothing for a worker to finish */
+        sl->state = state == SLOT_FILLING ? SLOT_FILLED : SLOT_CHECKED;
+    pthread_cond_broadcast(&f->work);
+}
+
+/* Readies the batch of cases from *next on in sl (its instance and how
+ * many), or returns false where none is left to make. */
+static bool ready_batch(flow_job *j, slot *sl, uint64_t *next, uint64_t total)
+{
+    run_state *s = j->f->s;
     const eng_options *o = s->o;
-    bool time_bound = o->cases == 0;
-    uint64_t total = time_bound ? UINT64_MAX : o->cases;
-    uint64_t next = 0;
-    double started = eng_now(), last_status = 0;
-    bool tty = isatty(2) && !o->quiet;
+    const op_schedule *sch = j->ahead->sch;
+    const isa_op *op = sch->tmpl->op;
+    *next = eng_next_owned(o, *next);
+    if (*next >= total || interrupted || (!o->cases && eng_now() >= j->deadline))
+        return false;
+    prefetch_follow(j->ahead, *next, false);
+    uint64_t end = batch_instance(s, j->r, sch, *next, &sl->in);
+    if (o->n_jobs > 1 && end > (*next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
+        end = (*next / ENG_CHUNK + 1) * ENG_CHUNK;
+    if (end > total)
+        end = total;
+    uint64_t count = end - *next;
+    unsigned room = vkr_batch_capacity(sl->batch, op->n_in, op->n_out);
+    if (room > o->batch)
+        room = o->batch;
+    sl->start = *next;
+    sl->count = (unsigned)(count > room ? room : count);
+    *next += sl->count;
+    return true;
+}
+
+/* The earliest sampled audit failure of a generated batch (malloc'd, taken
+ * from its worker's share), or NULL. */
+static char *take_audit_failure(const run_state *s, slot *sl)
+{
+    slot_share *first = NULL;
+    for (unsigned w = 0; w < shares(s); w++)
+        if (sl->shares[w].audit_failure && (!first || sl->shares[w].audit_index < first->audit_index))
+            first = &sl->shares[w];
+    char *why = first ? first->audit_failure : NULL;
+    if (first)
+        first->audit_failure = NULL;
+    return why;
+}
+
+/* A generated batch onto the device (*state ON_DEVICE), or held back where
+ * its sampled audit failed (AUDIT_FAILED: the failure stays in its shares
+ * until the batches before it are recorded, whose re-checks may fail at
+ * earlier cases).  0, or the exit status of a failure; *skip is set where
+ * the op cannot go on (its pipeline failed: r->skipped says why). */
+static int submit_batch(flow_job *j, slot *sl, slot_state *state, bool *skip)
+{
+    run_state *s = j->f->s;
+    eng_op_report *r = j->r;
+    for (unsigned w = 0; w < shares(s); w++)
+        if (sl->shares[w].audit_failure) {
+            *state = SLOT_AUDIT_FAILED;
+            return 0;
+        }
     char err[600];
-    int cur = 0;
+    const char *declared = "";
+    vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
+    if (!pipe) {
+        snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
+        *skip = true;
+        if (eng_exec_user_error(s->exec)) {  /* the user's translator failed: bad input, not a skip */
+            fprintf(stderr, "\ntiefuzz run: %s\n", eng_exec_user_error(s->exec));
+            r->stopped = true;
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
+    snprintf(r->declared, sizeof r->declared, "%s", declared);
+    snprintf(sl->declared, sizeof sl->declared, "%s", declared);
+    if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err))
+        return device_failed(r, err);
+    *state = SLOT_ON_DEVICE;
+    return 0;
+}
+
+/* A recorded batch's effect on progress: the --jobs parent's counters and
+ * the terminal's status line. */
+static void note_progress(flow_job *j, double started, double *last_status)
+{
+    run_state *s = j->f->s;
+    eng_op_report *r = j->r;
+    if (s->progress) {
+        atomic_store_explicit(&s->progress->cases, s->cases_before + r->cases, memory_order_relaxed);
+        atomic_store_explicit(&s->progress->disagreements, s->disagreements_before + r->disagreements,
+                              memory_order_relaxed);
+    }
+    if (isatty(2) && !s->o->quiet && eng_now() - *last_status > 0.25) {
+        status_line(s, r, started, s->o->cases == 0);
+        *last_status = eng_now();
+    }
+}
+
+/* The conductor: batches readied, submitted, waited for and recorded in
+ * case order (counters of batches: readied - recorded are in the slots).
+ * Every wait is for the workers or the device; the workers go on
+ * generating meanwhile.  Returns the op's exit status. */
+static int conduct(flow_job *j)
+{
+    flow *f = j->f;
+    run_state *s = f->s;
+    eng_op_report *r = j->r;
+    uint64_t total = s->o->cases ? s->o->cases : UINT64_MAX, next = 0;
+    uint64_t readied = 0, submitted = 0, recorded = 0;
+    bool more = true, held = false;  /* held: nothing more is submitted (a failed audit or pipeline) */
+    double started = eng_now(), cpu_started = eng_cpu_seconds(), last_status = 0;
+    int status = EXIT_AGREE;
+    char err[600];
+    pthread_mutex_lock(&f->lock);
     for (;;) {
-        /* Prepare and submit the next batch into the free slot. */
-        slot *sl = &slots[cur];
-        next = eng_next_owned(o, next);
-        bool more = next < total && !interrupted && !(time_bound && eng_now() >= deadline);
-        if (more) {
-            prefetch_follow(ahead, next, false);
-            uint64_t end = batch_instance(s, r, sch, next, &sl->in);
-            if (o->n_jobs > 1 && end > (next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
-                end = (next / ENG_CHUNK + 1) * ENG_CHUNK;
-            if (end > total)
-                end = total;
-            uint64_t count = end - next;
-            unsigned room = vkr_batch_capacity(sl->batch, tmpl->op->n_in, tmpl->op->n_out);
-            if (room > o->batch)
-                room = o->batch;
-            if (count > room)
-                count = room;
-            const char *declared = "";
-            vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
-            if (!pipe) {
-                snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
-                if (eng_exec_user_error(s->exec)) {  /* the user's translator failed: bad input, not a skip */
-                    fprintf(stderr, "\ntiefuzz run: %s\n", eng_exec_user_error(s->exec));
-                    r->stopped = true;
-                    return EXIT_USAGE;
-                }
+        while (more && !held && readied - recorded < f->n_slots) {
+            slot *sl = &f->slots[readied % f->n_slots];
+            if ((more = ready_batch(j, sl, &next, total))) {
+                publish(f, sl, SLOT_FILLING);
+                readied++;
+            }
+        }
+        slot *sub = &f->slots[submitted % f->n_slots], *rec = &f->slots[recorded % f->n_slots];
+        if (!held && submitted < readied && sub->state == SLOT_FILLED) {
+            slot_state state = SLOT_FILLED;
+            pthread_mutex_unlock(&f->lock);
+            status = submit_batch(j, sub, &state, &held);
+            pthread_mutex_lock(&f->lock);
+            if (status)
+                break;
+            sub->state = state;
+            held |= state == SLOT_AUDIT_FAILED;
+            if (state != SLOT_FILLED)  /* on the device, or held back to be reported in turn */
+                submitted++;
+            continue;
+        }
+        if (recorded < submitted && rec->state == SLOT_ON_DEVICE) {
+            pthread_mutex_unlock(&f->lock);
+            int failed = vkr_wait(s->dev, rec->batch, s->o->timeout_ms, err, sizeof err);
+            pthread_mutex_lock(&f->lock);
+            if (failed) {
+                status = device_failed(r, err);
                 break;
             }
-            snprintf(r->declared, sizeof r->declared, "%s", declared);
-            s->declared = r->declared;
-            sl->start = next;
-            sl->count = (unsigned)count;
-            fill(s, r, sl);
-            if (s->audit_failure)
-                return fill_audit_failed(s, r, &slots[cur ^ 1], found);
-            if (vkr_submit(s->dev, sl->batch, pipe, sl->count, err, sizeof err))
-                return device_failed(r, err);
-            sl->busy = true;
-            next += count;
+            publish(f, rec, SLOT_CHECKING);
+            continue;
         }
-        /* Collect the other slot's results. */
-        slot *prev = &slots[cur ^ 1];
-        if (prev->busy) {
-            if (vkr_wait(s->dev, prev->batch, o->timeout_ms, err, sizeof err))
-                return device_failed(r, err);
-            prev->busy = false;
-            check(s, r, prev, found);
-            if (s->audit_failure)
-                return audit_failed(r, s->audit_failure);
-            if (s->failure)
-                return s->failure;
-        }
-        if (s->progress) {
-            atomic_store_explicit(&s->progress->cases, s->cases_before + r->cases, memory_order_relaxed);
-            atomic_store_explicit(&s->progress->disagreements, s->disagreements_before + r->disagreements,
-                                  memory_order_relaxed);
-        }
-        if (tty && eng_now() - last_status > 0.25) {
-            status_line(s, r, started, time_bound);
-            last_status = eng_now();
-        }
-        if (!more && !slots[cur].busy && !prev->busy)
+        if (recorded < submitted && rec->state == SLOT_AUDIT_FAILED) {  /* every batch before it recorded */
+            s->audit_failure = take_audit_failure(s, rec);
+            status = audit_failed(r, s->audit_failure);
             break;
-        cur ^= 1;
-    }
-    /* A slot submitted last may still be running (the loop ends on the other). */
-    for (int i = 0; i < 2; i++)
-        if (slots[i].busy) {
-            if (vkr_wait(s->dev, slots[i].batch, o->timeout_ms, err, sizeof err))
-                return device_failed(r, err);
-            slots[i].busy = false;
-            check(s, r, &slots[i], found);
-            if (s->audit_failure)
-                return audit_failed(r, s->audit_failure);
         }
-    r->seconds = eng_now() - started;
-    if (tty)
-        fprintf(stderr, "\r\033[K");
-    return EXIT_AGREE;
+        if (recorded < submitted && rec->state == SLOT_CHECKED) {
+            pthread_mutex_unlock(&f->lock);
+            check(s, r, rec, f->found);
+            note_progress(j, started, &last_status);
+            pthread_mutex_lock(&f->lock);
+            rec->state = SLOT_FREE;
+            recorded++;
+            if (s->audit_failure) {
+                status = audit_failed(r, s->audit_failure);
+                break;
+            }
+            if (s->failure) {
+                status = s->failure;
+                break;
+            }
+            continue;
+        }
+        if (recorded == submitted && (held || submitted == readied))
+            break;  /* all submitted recorded, and nothing more to submit */
+        if (!s->workers) {  /* no worker thread could be started: the conductor does the chunks (share 0) */
+            do_chunk(f, 0);
+            continue;
+        }
+        pthread_cond_wait(&f->changed, &f->lock);
+    }
+    f->stop = true;
+    pthread_cond_broadcast(&f->work);
+    pthread_mutex_unlock(&f->lock);
+    if (!status) {
+        r->seconds = eng_now() - started;
+        r->cpu_seconds = eng_cpu_seconds() - cpu_started;
+        if (isatty(2) && !s->o->quiet)
+            fprintf(stderr, "\r\033[K");
+    }
+    return status;
+}
+
+static void *flow_thread(void *arg)
+{
+    flow_job *j = arg;
+    if (j->worker == UINT_MAX)
+        j->status = conduct(j);
+    else
+        work(j);
+    return NULL;
+}
+
+/* One op's batches through the slots: the conductor on this thread, the
+ * workers on the pool's.  After a failure, batches still on the device are
+ * waited for (unless the device was abandoned) so that the slots can be
+ * reused or freed. */
+static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double deadline, slot slots[SLOTS_MAX],
+                       disagreements *found)
+{
+    flow f = {.s = s, .slots = slots, .n_slots = slot_count(s->o->batch), .found = found};
+    pthread_mutex_init(&f.lock, NULL);
+    pthread_cond_init(&f.work, NULL);
+    pthread_cond_init(&f.changed, NULL);
+    flow_job jobs[ENG_POOL_MAX];
+    unsigned n = s->workers + 1;
+    for (unsigned k = 0; k < n; k++)
+        jobs[k] = (flow_job){.f = &f, .worker = k ? k - 1 : UINT_MAX, .r = r, .ahead = ahead, .deadline = deadline};
+    eng_pool_run(s->pool, flow_thread, jobs, sizeof jobs[0], n);
+    char err[600];
+    for (unsigned i = 0; i < f.n_slots; i++) {
+        if (slots[i].state == SLOT_ON_DEVICE && !vkd_abandoned(s->dev))
+            vkr_wait(s->dev, slots[i].batch, s->o->timeout_ms, err, sizeof err);
+        for (unsigned w = 0; w < shares(s); w++) {
+            free(slots[i].shares[w].audit_failure);
+            free(slots[i].shares[w].check_failure);
+            memset(&slots[i].shares[w], 0, sizeof slots[i].shares[w]);
+        }
+        slots[i].state = SLOT_FREE;
+        slots[i].next_chunk = slots[i].chunks = 0;
+    }
+    pthread_cond_destroy(&f.changed);
+    pthread_cond_destroy(&f.work);
+    pthread_mutex_destroy(&f.lock);
+    return jobs[0].status;
 }
 
 /* One op's campaign: its batches, with the pipelines they will need built
  * ahead where a core is free. */
 static int run_op(run_state *s, eng_op_report *r, const isa_instance *tmpl, const eng_cover *cov, bool fixed_ctrl,
-                  bool fixed_k, double deadline, slot slots[2], disagreements *found)
+                  bool fixed_k, double deadline, slot slots[SLOTS_MAX], disagreements *found)
 {
     op_schedule sch = {tmpl, cov, fixed_ctrl, fixed_k};
     prefetcher p = {.s = s, .sch = &sch, .total = s->o->cases ? s->o->cases : UINT64_MAX,
@@ -761,7 +941,7 @@ typedef struct {
     const char *known_dir;
     char driver[600];            /* the findings' target names it */
     eng_op_report *reports;
-    slot slots[2];
+    slot slots[SLOTS_MAX];
     disagreements found;         /* a batch's, as check finds them */
 } run_res;
 
@@ -812,7 +992,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         words_in = ISA_MAX_IN;
     if (words_out < ISA_MAX_OUT)
         words_out = ISA_MAX_OUT;
-    for (int i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < slot_count(o->batch); i++) {
         res->slots[i].batch = vkr_batch_create(res->dev, words_in, words_out, err, sizeof err);
         if (!res->slots[i].batch) {
             fprintf(stderr, "tiefuzz run: %s\n", err);
@@ -826,13 +1006,21 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     res->found.bad_at = malloc((size_t)o->batch * sizeof *res->found.bad_at);
     res->found.keys = malloc((size_t)o->batch * sizeof *res->found.keys);
     res->found.n_found = malloc((size_t)o->batch * sizeof *res->found.n_found);
-    if (!res->reports || !res->slots[0].words || !res->slots[0].host || !res->slots[0].cls ||
-        !res->slots[0].tie || !res->slots[1].words || !res->slots[1].host || !res->slots[1].cls ||
-        !res->slots[1].tie || !res->found.bad_at || !res->found.keys || !res->found.n_found) {
+    /* The conductor's thread and a worker a core (run_batches). */
+    s->pool = eng_pool_create((o->threads ? o->threads : 1) + 1);
+    s->workers = eng_pool_width(s->pool) - 1;
+    bool made = s->pool && res->reports && res->found.bad_at && res->found.keys && res->found.n_found;
+    for (unsigned i = 0; i < slot_count(o->batch); i++) {
+        res->slots[i].shares = made ? aligned_alloc(64, shares(s) * sizeof(slot_share)) : NULL;
+        if (res->slots[i].shares)
+            memset(res->slots[i].shares, 0, shares(s) * sizeof(slot_share));
+        made &= res->slots[i].words && res->slots[i].host && res->slots[i].cls && res->slots[i].tie &&
+                res->slots[i].shares;
+    }
+    if (!made) {
         fprintf(stderr, "tiefuzz run: out of memory setting up the run (--batch %u)\n", o->batch);
         return EXIT_INTERNAL;
     }
-    s->pool = eng_pool_create(o->threads ? o->threads : 1);
     return 0;
 }
 
@@ -844,13 +1032,14 @@ static void close_run(run_res *res, run_state *s)
     io_known_free(&res->known);
     if (s->exec)
         eng_exec_destroy(s->exec);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS_MAX; i++) {
         if (res->slots[i].batch)
             vkr_batch_destroy(res->dev, res->slots[i].batch);
         free(res->slots[i].words);
         free(res->slots[i].host);
         free(res->slots[i].cls);
         free(res->slots[i].tie);
+        free(res->slots[i].shares);
     }
     for (int i = 0; res->reports && i < res->n; i++)
         free(res->reports[i].kept);

@@ -27,8 +27,8 @@ static int by_case_index(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Fold one worker's op report into the run's: counts add up, the op's
- * time is the longest worker's (they ran side by side), and the kept
+/* Fold one worker's op report into the run's: counts and CPU times add
+ * up, the op's time is the longest worker's (they ran side by side), and the kept
  * disagreements are appended (sorted and cut to --keep at the end). */
 static void merge_op(eng_op_report *into, const eng_op_report *from)
 {
@@ -36,6 +36,7 @@ static void merge_op(eng_op_report *into, const eng_op_report *from)
     into->disagreements += from->disagreements;
     into->audited += from->audited;
     eng_stats_merge(&into->stats, &from->stats);
+    into->cpu_seconds += from->cpu_seconds;
     if (from->seconds > into->seconds)
         into->seconds = from->seconds;
     if (!into->declared[0])

@@ -71,6 +71,9 @@ static inline const char *eng_lowering_label(const eng_options *o)
 
 /* Seconds on the monotonic clock. */
 double eng_now(void);
+/* The CPU time the process has used, every thread's (a Vulkan driver's
+ * own threads included), in seconds. */
+double eng_cpu_seconds(void);
 void eng_options_default(eng_options *o);
 
 #endif

@@ -22,6 +22,13 @@ double eng_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double eng_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 void eng_options_default(eng_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -1,6 +1,7 @@
 /* Worker threads that sleep on a condition variable between batches.  A
  * run is a generation number: each worker runs its job of the newest
  * generation once, then counts itself done. */
+#define _GNU_SOURCE  /* pthread_setname_np */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ static void *work(void *arg)
     worker *w = arg;
     eng_pool *p = w->pool;
     unsigned long seen = 0;
+    eng_thread_name("tiefuzz-gen");
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (p->generation == seen && !p->stop)
@@ -50,6 +52,8 @@ static void *work(void *arg)
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
+
+void eng_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }
 
 int eng_thread_create(pthread_t *thread, eng_pool_fn fn, void *arg)
 {

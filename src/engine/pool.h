@@ -36,5 +36,8 @@ void eng_pool_run(eng_pool *p, eng_pool_fn fn, void *jobs, size_t job_size, unsi
  * and what the driver's calls take beside them, with room to spare. */
 #define ENG_STACK_NEEDED ((size_t)1 << 20)
 int eng_thread_create(pthread_t *thread, eng_pool_fn fn, void *arg);
+/* Names the calling thread (up to 15 characters), as top -H and perf show
+ * it: the campaign's threads beside the driver's own. */
+void eng_thread_name(const char *name);
 
 #endif

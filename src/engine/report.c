@@ -203,6 +203,7 @@ static void write_json(FILE *f, void *ctx)
         json_uint(&j, "disagreements", r->disagreements);
         json_uint(&j, "audited", r->audited);
         json_double(&j, "seconds", r->seconds);
+        json_double(&j, "cpu_seconds", r->cpu_seconds);
         json_string(&j, "declared", r->declared);
         json_string(&j, "skipped", r->skipped[0] ? r->skipped : NULL);
         json_bool(&j, "stopped", r->stopped);

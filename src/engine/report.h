@@ -34,6 +34,10 @@ typedef struct {
     uint64_t audited;      /* cases the exact model re-checked (sample and disagreements) */
     eng_class_stats stats;
     double seconds;
+    /* The process's CPU time over those seconds, every thread's (the
+     * driver's too; with --jobs, the workers' summed): cpu_seconds /
+     * seconds is how many cores the campaign kept busy. */
+    double cpu_seconds;
     char declared[160];
     char skipped[512];     /* why the op did not run, or stopped */
     bool stopped;          /* by the device (a batch timed out, a lost device), not skipped */

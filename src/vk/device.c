@@ -2,6 +2,7 @@
  * file, and the validation-layer messenger. */
 #define _GNU_SOURCE   /* strcasestr */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,10 @@ struct vkd_device {
     VkPipelineCache cache;
     char cache_path[1024];
     vkd_info info;
-    unsigned validation_errors;
+    /* Atomic: the validation layer calls on_message on whichever thread
+     * made the call, and a campaign builds pipelines ahead on threads of
+     * its own. */
+    atomic_uint validation_errors;
     bool abandoned;   /* timed out or lost: the device may still be running our work */
 };
 
@@ -317,6 +321,11 @@ vkd_device *vkd_open(const char *sel, bool validation, char *err, size_t errn)
         return NULL;
     }
     vkd_device *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errn, "out of memory opening the device");
+        free(list);
+        return NULL;
+    }
     d->info = list[idx];
     free(list);
     if (validation && !layer_present("VK_LAYER_KHRONOS_validation")) {
