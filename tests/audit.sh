@@ -52,6 +52,15 @@ sys.exit(o['cases'] != int(sys.argv[2]) or d['complete'] is not False)" "$tmp/or
         || bad "the earlier batch not checked, or the run called complete ($(head -c 600 "$tmp/order.json"))"
     grep -q "^tiefuzz: incomplete: 1 of 1 ops stopped part-way" "$tmp/err" && ok \
         || bad "no incomplete line for the stopped op: $(head -c 400 "$tmp/err")"
+    # A held sample is reported even where the batch before it fails on the device (a timeout of
+    # next to nothing): the device's message, then the internal error, which outranks it (exit 4).
+    # Batches of x0 cases: the first has no failing case, the second's sample, case x0, fails.
+    "$P" run rdna2.v_fma_f32 --ctrl '' --cases 20000 --batch "$x0" --audit "$x0" --timeout 0.0001 --quiet \
+        --no-findings >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = 4 ] && grep -q "did not finish a batch" "$tmp/err" \
+        && grep -q "internal error: .*(case $x0 of seed" "$tmp/err" && ok \
+        || bad "a sample held while the batch before it timed out: exit $rc, want 4; $(head -c 600 "$tmp/err")"
 else
     bad "no cases to order: re-check failure '${x0}', next planted case '${d}' ($(head -c 300 "$tmp/self"))"
 fi

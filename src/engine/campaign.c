@@ -105,6 +105,7 @@ typedef struct {
     uint64_t start;
     unsigned count;
     isa_instance in;
+    int row;             /* the covering schedule's row it runs, or -1 (a block's instance) */
     char declared[160];  /* the module's declared behaviour, for its findings */
     /* Under the flow's lock: the state, and the chunks of the current
      * stage (generation or check) handed out and done. */
@@ -114,7 +115,7 @@ typedef struct {
 } slot;
 
 /* Batches in flight at once: about 512K cases' worth, 2 to 8 slots (8 at
- * the default --batch, 42 MB of buffers; 2 past 256K cases a batch).  With
+ * the default --batch, 42 MB of buffers; 2 from 174,763 cases a batch).  With
  * two (one generated while the device ran the other) both threads met at
  * the end of each generation and each check: on lavapipe, whose threads
  * share the cores, one was often waiting for the other's last chunk while
@@ -390,6 +391,8 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
     const uint32_t *dev = vkr_batch_output(sl->batch);
     unsigned n = gather_disagreements(sl, found);
     s->declared = sl->declared;
+    if (sl->row >= 0)  /* the report's rows are those whose cases ran */
+        r->cover_rows[sl->row / 64] |= 1ull << (sl->row % 64);
     r->cases += sl->count;
     if (!n) {
         free(failure);
@@ -508,17 +511,6 @@ static uint64_t instance_at(const run_state *s, const op_schedule *sch, uint64_t
         if (!lit || c != (int)lit->ctrl)  /* K as block 0 draws it */
             in->ctrl[c] = sch->cov->ctrl[*row][c];
     return (uint64_t)(*row + 1) * sch->cov->segment;
-}
-
-/* instance_at for a batch: the report notes the covering row it runs. */
-static uint64_t batch_instance(const run_state *s, eng_op_report *r, const op_schedule *sch, uint64_t next,
-                               isa_instance *in)
-{
-    int row;
-    uint64_t end = instance_at(s, sch, next, in, &row);
-    if (row >= 0)
-        r->cover_rows[row / 64] |= 1ull << (row % 64);
-    return end;
 }
 
 /* Pipelines built ahead, on threads of their own (one a core, at most
@@ -688,7 +680,7 @@ static bool ready_batch(flow_job *j, slot *sl, uint64_t *next, uint64_t total)
     if (*next >= total || interrupted || (!o->cases && eng_now() >= j->deadline))
         return false;
     prefetch_follow(j->ahead, *next, false);
-    uint64_t end = batch_instance(s, j->r, sch, *next, &sl->in);
+    uint64_t end = instance_at(s, sch, *next, &sl->in, &sl->row);
     if (o->n_jobs > 1 && end > (*next / ENG_CHUNK + 1) * ENG_CHUNK)  /* a job owns single chunks */
         end = (*next / ENG_CHUNK + 1) * ENG_CHUNK;
     if (end > total)
@@ -720,9 +712,12 @@ static char *take_audit_failure(const run_state *s, slot *sl)
 /* A generated batch onto the device (*state ON_DEVICE), or held back where
  * its sampled audit failed (AUDIT_FAILED: the failure stays in its shares
  * until the batches before it are recorded, whose re-checks may fail at
- * earlier cases).  0, or the exit status of a failure; *skip is set where
- * the op cannot go on (its pipeline failed: r->skipped says why). */
-static int submit_batch(flow_job *j, slot *sl, slot_state *state, bool *skip)
+ * earlier cases).  Where its pipeline fails, *state stays FILLED and
+ * r->skipped says why: the op goes no further, and *after is what it ends
+ * with once the batches before are recorded (EXIT_USAGE where the user's
+ * translator failed, else EXIT_AGREE: the op is skipped).  Returns 0, or
+ * the exit status of a device failure, which ends the op at once. */
+static int submit_batch(flow_job *j, slot *sl, slot_state *state, int *after)
 {
     run_state *s = j->f->s;
     eng_op_report *r = j->r;
@@ -736,11 +731,10 @@ static int submit_batch(flow_job *j, slot *sl, slot_state *state, bool *skip)
     vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
     if (!pipe) {
         snprintf(r->skipped, sizeof r->skipped, "%.500s", err);
-        *skip = true;
         if (eng_exec_user_error(s->exec)) {  /* the user's translator failed: bad input, not a skip */
             fprintf(stderr, "\ntiefuzz run: %s\n", eng_exec_user_error(s->exec));
             r->stopped = true;
-            return EXIT_USAGE;
+            *after = EXIT_USAGE;
         }
         return 0;
     }
@@ -781,6 +775,8 @@ static int conduct(flow_job *j)
     uint64_t total = s->o->cases ? s->o->cases : UINT64_MAX, next = 0;
     uint64_t readied = 0, submitted = 0, recorded = 0;
     bool more = true, held = false;  /* held: nothing more is submitted (a failed audit or pipeline) */
+    slot *held_back = NULL;          /* the batch whose sampled audit failed */
+    int after = EXIT_AGREE;          /* a failed pipeline's status, once the batches before it are recorded */
     double started = eng_now(), cpu_started = eng_cpu_seconds(), last_status = 0;
     int status = EXIT_AGREE;
     char err[600];
@@ -797,17 +793,24 @@ static int conduct(flow_job *j)
         if (!held && submitted < readied && sub->state == SLOT_FILLED) {
             slot_state state = SLOT_FILLED;
             pthread_mutex_unlock(&f->lock);
-            status = submit_batch(j, sub, &state, &held);
+            status = submit_batch(j, sub, &state, &after);
             pthread_mutex_lock(&f->lock);
             if (status)
                 break;
-            sub->state = state;
-            held |= state == SLOT_AUDIT_FAILED;
-            if (state != SLOT_FILLED)  /* on the device, or held back to be reported in turn */
+            held = state != SLOT_ON_DEVICE;
+            if (state != SLOT_FILLED) {  /* on the device, or held back to be reported in turn */
+                sub->state = state;
                 submitted++;
+            }
+            if (state == SLOT_AUDIT_FAILED)
+                held_back = sub;
             continue;
         }
         if (recorded < submitted && rec->state == SLOT_ON_DEVICE) {
+            /* With no worker the conductor generates the batches after it
+             * while the device runs it. */
+            if (!s->workers && do_chunk(f, 0))
+                continue;
             pthread_mutex_unlock(&f->lock);
             int failed = vkr_wait(s->dev, rec->batch, s->o->timeout_ms, err, sizeof err);
             pthread_mutex_lock(&f->lock);
@@ -818,11 +821,8 @@ static int conduct(flow_job *j)
             publish(f, rec, SLOT_CHECKING);
             continue;
         }
-        if (recorded < submitted && rec->state == SLOT_AUDIT_FAILED) {  /* every batch before it recorded */
-            s->audit_failure = take_audit_failure(s, rec);
-            status = audit_failed(r, s->audit_failure);
-            break;
-        }
+        if (recorded < submitted && rec->state == SLOT_AUDIT_FAILED)
+            break;  /* every batch before it recorded: reported below */
         if (recorded < submitted && rec->state == SLOT_CHECKED) {
             pthread_mutex_unlock(&f->lock);
             check(s, r, rec, f->found);
@@ -840,8 +840,10 @@ static int conduct(flow_job *j)
             }
             continue;
         }
-        if (recorded == submitted && (held || submitted == readied))
+        if (recorded == submitted && (held || submitted == readied)) {
+            status = after;
             break;  /* all submitted recorded, and nothing more to submit */
+        }
         if (!s->workers) {  /* no worker thread could be started: the conductor does the chunks (share 0) */
             do_chunk(f, 0);
             continue;
@@ -851,6 +853,13 @@ static int conduct(flow_job *j)
     f->stop = true;
     pthread_cond_broadcast(&f->work);
     pthread_mutex_unlock(&f->lock);
+    /* A held sampled failure is tiefuzz's own bug: it is reported whatever
+     * ended the batches before it (a device failing meanwhile, a finding
+     * that could not be written), unless a re-check there failed first. */
+    if (held_back && !s->audit_failure) {
+        s->audit_failure = take_audit_failure(s, held_back);
+        status = audit_failed(r, s->audit_failure);
+    }
     if (!status) {
         r->seconds = eng_now() - started;
         r->cpu_seconds = eng_cpu_seconds() - cpu_started;
