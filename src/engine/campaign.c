@@ -119,7 +119,7 @@ typedef struct {
  * two (one generated while the device ran the other) both threads met at
  * the end of each generation and each check: on lavapipe, whose threads
  * share the cores, one was often waiting for the other's last chunk while
- * the device's thread held its core, and the cores stood idle 13-17% of a
+ * the device's thread held its core, and the cores stood idle 15-17% of a
  * maxwell.xmad campaign (perf sched).  A worker that finds one batch's
  * chunks gone goes on to the next, and the slots ahead keep the workers
  * busy while the conductor waits for a core (with four, 8% idle). */
