@@ -1,8 +1,9 @@
-/* engine/pool: a campaign's worker threads, started once.  A batch's jobs
- * used to get threads of their own, twice a batch (generation, then the
- * check of its outputs): on the two-core machine a thread's creation
- * and join cost 50-90 us, and each new thread met cold caches.  A pool
- * wakes the same threads instead. */
+/* engine/pool: a campaign's worker threads, started once a run.  Each op's
+ * batches are one run of the pool (campaign.c's run_batches: the caller's
+ * thread conducts, the workers take chunks until the op ends).  A batch's
+ * jobs once got threads of their own, twice a batch (generation, then the
+ * check of its outputs): on the two-core machine a thread's creation and
+ * join cost 50-90 us, and each new thread met cold caches. */
 #ifndef TIEFUZZ_ENGINE_POOL_H
 #define TIEFUZZ_ENGINE_POOL_H
 
