@@ -763,6 +763,21 @@ static void note_progress(flow_job *j, double started, double *last_status)
     }
 }
 
+/* Whether a time-bound op has enough in flight: the batches readied and
+ * not yet recorded (in_flight cases) would, at the pace recorded so far,
+ * take it to its deadline.  Readying more would run the op past its share
+ * of the time, which the ops after it lose: a tile op's eight slots are
+ * 30-160 ms of work here, and a 6 s run of every op left the last two with
+ * no case.  Before its first batch is recorded an op has no pace yet. */
+static bool enough_in_flight(const flow_job *j, double started, uint64_t in_flight)
+{
+    double now = eng_now();
+    if (j->f->s->o->cases || !j->r->cases || now <= started)
+        return false;
+    double pace = (double)j->r->cases / (now - started);
+    return now + (double)in_flight / pace >= j->deadline;
+}
+
 /* The conductor: batches readied, submitted, waited for and recorded in
  * case order (counters of batches: readied - recorded are in the slots).
  * Every wait is for the workers or the device; the workers go on
@@ -773,7 +788,7 @@ static int conduct(flow_job *j)
     run_state *s = f->s;
     eng_op_report *r = j->r;
     uint64_t total = s->o->cases ? s->o->cases : UINT64_MAX, next = 0;
-    uint64_t readied = 0, submitted = 0, recorded = 0;
+    uint64_t readied = 0, submitted = 0, recorded = 0, readied_cases = 0;
     bool more = true, held = false;  /* held: nothing more is submitted (a failed audit or pipeline) */
     slot *held_back = NULL;          /* the batch whose sampled audit failed */
     int after = EXIT_AGREE;          /* a failed pipeline's status, once the batches before it are recorded */
@@ -782,11 +797,13 @@ static int conduct(flow_job *j)
     char err[600];
     pthread_mutex_lock(&f->lock);
     for (;;) {
-        while (more && !held && readied - recorded < f->n_slots) {
+        while (more && !held && readied - recorded < f->n_slots &&
+               !enough_in_flight(j, started, readied_cases - r->cases)) {
             slot *sl = &f->slots[readied % f->n_slots];
             if ((more = ready_batch(j, sl, &next, total))) {
                 publish(f, sl, SLOT_FILLING);
                 readied++;
+                readied_cases += sl->count;
             }
         }
         slot *sub = &f->slots[submitted % f->n_slots], *rec = &f->slots[recorded % f->n_slots];
