@@ -347,6 +347,14 @@ static bool keep_room(eng_op_report *r, unsigned keep)
     return true;
 }
 
+/* A share emptied for its slot's next batch, any failure it held freed. */
+static void clear_share(slot_share *sh)
+{
+    free(sh->audit_failure);
+    free(sh->check_failure);
+    memset(sh, 0, sizeof *sh);
+}
+
 /* The workers' parts of a checked batch into the report: statistics and
  * audited counts, and the earliest failed re-check (malloc'd, its case in
  * *at), or NULL.  The shares are left empty for the slot's next batch. */
@@ -361,10 +369,9 @@ static char *merge_shares(const run_state *s, eng_op_report *r, slot *sl, unsign
             free(first);
             first = sh->check_failure;
             *at = sh->check_at;
-        } else
-            free(sh->check_failure);
-        free(sh->audit_failure);  /* none: a batch whose sample failed is not checked */
-        memset(sh, 0, sizeof *sh);
+            sh->check_failure = NULL;
+        }
+        clear_share(sh);
     }
     return first;
 }
@@ -663,13 +670,12 @@ static void publish(flow *f, slot *sl, slot_state state)
     sl->chunk = chunk_cases(sl->in.op);
     sl->chunks = (sl->count + sl->chunk - 1) / sl->chunk;
     sl->next_chunk = sl->chunks_done = 0;
-    if (!sl->chunks)  /* no case: nothing for a worker to finish */
-        sl->state = state == SLOT_FILLING ? SLOT_FILLED : SLOT_CHECKED;
     pthread_cond_broadcast(&f->work);
 }
 
 /* Readies the batch of cases from *next on in sl (its instance and how
- * many), or returns false where none is left to make. */
+ * many, at least one: a block, a row and a --jobs chunk each end past
+ * *next), or returns false where none is left to make. */
 static bool ready_batch(flow_job *j, slot *sl, uint64_t *next, uint64_t total)
 {
     run_state *s = j->f->s;
@@ -695,18 +701,14 @@ static bool ready_batch(flow_job *j, slot *sl, uint64_t *next, uint64_t total)
     return true;
 }
 
-/* The earliest sampled audit failure of a generated batch (malloc'd, taken
- * from its worker's share), or NULL. */
-static char *take_audit_failure(const run_state *s, slot *sl)
+/* The share holding a generated batch's earliest sampled audit failure, or NULL. */
+static slot_share *first_audit_failure(const run_state *s, slot *sl)
 {
     slot_share *first = NULL;
     for (unsigned w = 0; w < shares(s); w++)
         if (sl->shares[w].audit_failure && (!first || sl->shares[w].audit_index < first->audit_index))
             first = &sl->shares[w];
-    char *why = first ? first->audit_failure : NULL;
-    if (first)
-        first->audit_failure = NULL;
-    return why;
+    return first;
 }
 
 /* A generated batch onto the device (*state ON_DEVICE), or held back where
@@ -721,11 +723,10 @@ static int submit_batch(flow_job *j, slot *sl, slot_state *state, int *after)
 {
     run_state *s = j->f->s;
     eng_op_report *r = j->r;
-    for (unsigned w = 0; w < shares(s); w++)
-        if (sl->shares[w].audit_failure) {
-            *state = SLOT_AUDIT_FAILED;
-            return 0;
-        }
+    if (first_audit_failure(s, sl)) {
+        *state = SLOT_AUDIT_FAILED;
+        return 0;
+    }
     char err[600];
     const char *declared = "";
     vkr_pipeline *pipe = eng_exec_pipeline(s->exec, &sl->in, &declared, err, sizeof err);
@@ -771,8 +772,10 @@ static void note_progress(flow_job *j, double started, double *last_status)
  * no case.  Before its first batch is recorded an op has no pace yet. */
 static bool enough_in_flight(const flow_job *j, double started, uint64_t in_flight)
 {
+    if (j->f->s->o->cases || !j->r->cases)
+        return false;
     double now = eng_now();
-    if (j->f->s->o->cases || !j->r->cases || now <= started)
+    if (now <= started)
         return false;
     double pace = (double)j->r->cases / (now - started);
     return now + (double)in_flight / pace >= j->deadline;
@@ -874,7 +877,9 @@ static int conduct(flow_job *j)
      * ended the batches before it (a device failing meanwhile, a finding
      * that could not be written), unless a re-check there failed first. */
     if (held_back && !s->audit_failure) {
-        s->audit_failure = take_audit_failure(s, held_back);
+        slot_share *first = first_audit_failure(s, held_back);
+        s->audit_failure = first->audit_failure;
+        first->audit_failure = NULL;
         status = audit_failed(r, s->audit_failure);
     }
     if (!status) {
@@ -916,11 +921,8 @@ static int run_batches(run_state *s, eng_op_report *r, prefetcher *ahead, double
     for (unsigned i = 0; i < f.n_slots; i++) {
         if (slots[i].state == SLOT_ON_DEVICE && !vkd_abandoned(s->dev))
             vkr_wait(s->dev, slots[i].batch, s->o->timeout_ms, err, sizeof err);
-        for (unsigned w = 0; w < shares(s); w++) {
-            free(slots[i].shares[w].audit_failure);
-            free(slots[i].shares[w].check_failure);
-            memset(&slots[i].shares[w], 0, sizeof slots[i].shares[w]);
-        }
+        for (unsigned w = 0; w < shares(s); w++)
+            clear_share(&slots[i].shares[w]);
         slots[i].state = SLOT_FREE;
         slots[i].next_chunk = slots[i].chunks = 0;
     }
