@@ -71,6 +71,7 @@ typedef struct {
     const fp_format *fmt[3];
     const fp_format *dest;
     bool unfused;        /* the product rounds to f32 (and flushes) before the sum */
+    bool rounds_twice;   /* the sum rounds to f32 before the result's own rounding (a MIX f16 form's record) */
     int fixed;           /* the operand the literal K holds, or -1 */
     uint64_t fixed_bits;
     int forced_sign[3];  /* -1 free, else the sign abs and neg leave */

@@ -150,8 +150,20 @@ static bool subnormal_needs_zero_c(const rdna2_lane *s)
  * to one below the top binade. */
 static void tie_target_range(const rdna2_lane *s, int *lo, int *hi)
 {
+    const fp_format *d = s->dest;
     *lo = product_floor(s);
-    *hi = s->dest->emax - 1;
+    /* A product wider than c, nor far below the destination's grid: c
+     * holds the tie's bits, from half the lowest subnormal's unit up, and
+     * the product's bits below them, more than its own width where the
+     * product is that far down.  An f16 result's f32 c under an f32 factor
+     * (a MIX f16 form's) drew products from 2^-115 up, and two near-tie
+     * attempts in three missed (below 2^-26).  Not for a product c can
+     * hold whole (two halves' under an f32 c: with this floor their near
+     * ties cost a quarter more), and elsewhere product_floor is the higher. */
+    int bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
+    if (bits > (int)s->fmt[2]->precision && *lo < lowest_bit(d) - 1)
+        *lo = lowest_bit(d) - 1;
+    *hi = d->emax - 1;
     if (*lo > *hi)
         *lo = *hi - 4;
 }
@@ -657,6 +669,13 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         double x = start_double(s, v[0], v[1]);
         if (c == GEN_DOUBLE_ROUND)  /* f32 destination with K as b: round the product first */
             x = round_f32(x);
+        else if (c == GEN_NEAR_TIE && s->rounds_twice)
+            /* The near tie is of what the f16 rounding sees, the sum
+             * rounded to f32: offsets of the product's own lowest bit (an
+             * f32 factor's product has 35-47 bits) fall below f32's grid
+             * and that rounding put the sum on the tie (55-64% verified
+             * under op_sel_hi 0-2, 1.4-3.7 designs a case). */
+            x = round_f32(x);
         if (gen_addend_double(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]))
             return true;
         return c == GEN_OVERFLOW && overflow_by_magnitude(s, fp_from_double(x), r, v);
@@ -814,6 +833,7 @@ static void instance_spec(const isa_instance *in, rdna2_lane *s)
                 s->fmt[i] = &fp_f16;
             s->forced_sign[i] = forced(BIT(in->ctrl[CTRL_NEG_HI], i), BIT(in->ctrl[CTRL_NEG_LO], i));
         }
+        s->rounds_twice = op->form == RDNA2_MIX16 && !rdna2_mix_rounds_once(in);
         break;
     case RDNA2_PK16:
         spec_init(in, s, &fp_f16, &fp_f16);
