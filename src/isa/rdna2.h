@@ -81,6 +81,9 @@ typedef struct {
 /* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
  * rounding shape, so c and a free factor are negated. */
 void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);
+/* Where abs fixes all three signs: +1 where c has the product's sign, -1
+ * where it has the other; 0 where a sign is free. */
+int rdna2_forced_side(const rdna2_lane *s);
 /* Closed-form designs (rdna2_closed.c) for the classes tie, near-tie,
  * cancel, overflow and double-round to f32: lanes whose sources
  * and result are f32 or f16 in any mix (fused; or all f32 unfused, the

@@ -260,6 +260,19 @@ static int near_tie_depth(const fp_format *f, const fp_format *fc)
     return max_int(min_int(prec(f), prec(fc)) - 2, 9);
 }
 
+/* v a few units of the product's lowest bit off, or of a bit 9 or more
+ * places below half a unit, and no further than c reaches (an f16 c of an
+ * f32 result: 9 places, where 22 made the closed design miss most
+ * attempts); u the unit of ax's binade. */
+static double near_tie_off(const fp_format *f, const fp_format *fc, double ax, int u, uint64_t d1, uint64_t d2,
+                           double v)
+{
+    int low = fp_dlsb(ax);
+    int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, near_tie_depth(f, fc));
+    double off = field(d1, 32, 1, 3) * fp_pow2(e);
+    return flag(d1, 48) ? v - off : v + off;
+}
+
 /* The value v the sum x + c is to have, by magnitude (sign taken from x),
  * for the tie and near-tie classes on f's grid, c of format fc; false where
  * none is made. */
@@ -308,17 +321,26 @@ static bool tie_value(const fp_format *f, const fp_format *fc, double ax, gen_cl
         }
     }
     *v = fp_dfloor_to(ax, u) + fp_pow2(u - 1) + field(d2, 32, -1, 1) * fp_pow2(u);
-    if (c == GEN_NEAR_TIE) {
-        /* A few units of the product's lowest bit off the tie, or of a bit
-         * 9 or more places below half a unit, and no further than c reaches
-         * (an f16 c of an f32 result: 9 places, where 22 made the closed
-         * design miss most attempts). */
-        int low = fp_dlsb(ax);
-        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, near_tie_depth(f, fc));
-        double off = field(d1, 32, 1, 3) * fp_pow2(e);
-        *v += flag(d1, 48) ? -off : off;
-    }
+    if (c == GEN_NEAR_TIE)
+        *v = near_tie_off(f, fc, ax, u, d1, d2, *v);
     return true;
+}
+
+/* Where abs fixes every sign, c has the product's sign (side +1: the sum is
+ * the larger) or the other (-1), and rdna2_respect_forced_signs has no free
+ * factor to negate with it: a tie or near tie on the other side of the
+ * product is made the default shape's one unit up (or down) instead, from
+ * the same draws.  As it was, c took the sign it could not have and the
+ * attempt missed: v_fma_f32's ties under abs=7 took 2.9 times the
+ * instructions a case (callgrind). */
+static double on_side(const fp_format *f, const fp_format *fc, double ax, gen_class c, uint64_t d1, uint64_t d2,
+                      int side, double v)
+{
+    if (!side || (side > 0 ? v >= ax : v <= ax))
+        return v;
+    int u = gen_unit_exp(f, fp_dexp(ax));
+    double w = fp_dfloor_to(ax, u) + fp_pow2(u - 1) + side * fp_pow2(u);
+    return c == GEN_NEAR_TIE ? near_tie_off(f, fc, ax, u, d1, d2, w) : w;
 }
 
 /* The overflow class: the midpoint to infinity or a tie in the top binade of
@@ -364,11 +386,17 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
         /* A tie for the product rounded to f32: the sum of the exact product
          * is then just off it, and a second rounding would land on it. */
         double xr = (double)(float)x, v;
-        return tie_value(d, fc, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v) && gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
+        if (!tie_value(d, fc, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v))
+            return false;
+        v = on_side(d, fc, fp_dabs(xr), GEN_TIE, d1, d2, rdna2_forced_side(s), v);
+        return gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
     }
     default: {
         double v;
-        return tie_value(d, fc, fp_dabs(x), c, d0, d1, d2, r, &v) && gen_double_bits(fc, (x < 0 ? -v : v) - x, bits);
+        if (!tie_value(d, fc, fp_dabs(x), c, d0, d1, d2, r, &v))
+            return false;
+        v = on_side(d, fc, fp_dabs(x), c, d1, d2, rdna2_forced_side(s), v);
+        return gen_double_bits(fc, (x < 0 ? -v : v) - x, bits);
     }
     }
 }

@@ -25,6 +25,7 @@ typedef struct {
     int lo, hi;      /* rdna2_closed_target_range */
     int head_lo, head_hi;  /* rdna2_closed_head_range: the tie shapes 0-2's */
     int flip;        /* rdna2_respect_forced_signs' free factor, or -1 */
+    int side;        /* rdna2_forced_side */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (pick_products counts K's own where it is b) */
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
@@ -102,18 +103,36 @@ LANES vd above_ties(lane_format F, vd ax, vl up_shape, streams *st, vl *fits)
  * sum is to have, by magnitude; *fail marks the lanes where none is made.
  * The tie's fourth draw (a tie above the product) comes from the live lanes
  * that take that shape. */
+/* rdna2_closed.c's near_tie_off. */
+LANES vd near_tie_offs(lane_format F, lane_format Fc, vd ax, vl u, vu d1, vu d2, vd v)
+{
+    vl low = dlsb(ax);
+    int p = F.p < Fc.p ? F.p : Fc.p;  /* near_tie_depth */
+    vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(p - 2 > 9 ? p - 2 : 9)));
+    vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
+    return pickd(flag(d1, 48), v - off, v + off);
+}
+
+/* rdna2_closed.c's on_side, for the lanes not failed (side a constant of the call). */
+LANES vd on_sides(lane_format F, lane_format Fc, vd ax, gen_class c, vu d1, vu d2, int side, vl fail, vd v)
+{
+    if (!side)
+        return v;
+    vl wrong = (side > 0 ? v < ax : v > ax) & ~fail;
+    vl u = unit_exp(F, dexp(ax));
+    vd w = floor_to(ax, u) + pow2(u - 1) + (double)side * pow2(u);
+    if (c == GEN_NEAR_TIE)
+        w = near_tie_offs(F, Fc, ax, u, d1, d2, w);
+    return pickd(wrong, w, v);
+}
+
 LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
 {
     vl msb = dexp(ax), u = unit_exp(F, msb);
     vd v = floor_to(ax, u) + pow2(u - 1) + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
     *fail = ALL(0);
-    if (c == GEN_NEAR_TIE) {
-        vl low = dlsb(ax);
-        int p = F.p < Fc.p ? F.p : Fc.p;  /* near_tie_depth */
-        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(p - 2 > 9 ? p - 2 : 9)));
-        vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
-        return pickd(flag(d1, 48), v - off, v + off);
-    }
+    if (c == GEN_NEAR_TIE)
+        return near_tie_offs(F, Fc, ax, u, d1, d2, v);
     vl shape = (vl)((d0 >> 59) & 7);
     /* Cancel the product's head (shapes 0-2). */
     vl top = dlsb(ax) + F.p;
@@ -130,7 +149,8 @@ LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu
 
 /* The addend for product x, class c: its encoding in c's format Fc; *ok
  * where Fc holds it.  The ties are on the result's grid, Fd. */
-LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *ok)
+LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, int side, vu d0, vu d1, vu d2, streams *st,
+                 vl *ok)
 {
     vl negative = x < 0, fail;
     switch (c) {
@@ -164,12 +184,14 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, vu d0, vu d1
         /* A tie for the product rounded to f32. */
         vd xr = widen_f32(__builtin_convertvector(x, vf));
         vd v = tie_values(Fd, Fc, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
+        v = on_sides(Fd, Fc, dabs(xr), GEN_TIE, d1, d2, side, fail, v);
         vu bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
         *ok &= ~fail;
         return bits;
     }
     default: {
         vd v = tie_values(Fd, Fc, dabs(x), c, d0, d1, d2, st, &fail);
+        v = on_sides(Fd, Fc, dabs(x), c, d1, d2, side, fail, v);
         vu bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
         *ok &= ~fail;
         return bits;
@@ -215,7 +237,7 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
     vl ok;
-    vu cb = addends(FS.c, FS.d, pr.x, c, d0, d1, d2, &drawing, &ok);
+    vu cb = addends(FS.c, FS.d, pr.x, c, P->side, d0, d1, d2, &drawing, &ok);
     st->s = drawing.s;
     ok &= usable;
     if (flip >= 0) {
@@ -452,6 +474,7 @@ static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
     P.head_lo = P.lo, P.head_hi = P.hi;
     rdna2_closed_head_range(s, c, &P.head_lo, &P.head_hi);
+    P.side = rdna2_forced_side(s);
     if (s->forced_sign[2] >= 0)
         for (int i = 0; i < 2 && P.flip < 0; i++)
             if (s->forced_sign[i] < 0 && s->fixed != i)

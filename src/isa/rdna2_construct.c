@@ -688,6 +688,14 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
     return c == GEN_OVERFLOW && overflow_by_magnitude(s, x, r, v);
 }
 
+int rdna2_forced_side(const rdna2_lane *s)
+{
+    int sa = s->forced_sign[0], sb = s->forced_sign[1], sc = s->forced_sign[2];
+    if (sa < 0 || sb < 0 || sc < 0)
+        return 0;
+    return (sa ^ sb) == sc ? 1 : -1;
+}
+
 void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3])
 {
     int c_forced = s->forced_sign[2];
