@@ -546,7 +546,12 @@ static bool subnormal_with_k(const rdna2_lane *s, gen_rng *r, uint64_t v[3])
     if (!k_bits_at(s, &ek, &lk))
         return false;
     int h = d->emin - (int)d->precision;  /* the half unit of the subnormal grid */
-    int lo = h + ek - lk, hi = d->emin + 1;  /* the product's top: a keeps at least one bit */
+    /* The product's top: a keeps at least one bit, and the product (a top
+     * of t or t + 1) stays within the grid whose half unit is h: one in the
+     * lowest normal binade's up has a coarser one, and its lowest bit at h
+     * was below what c holds (2^-149), so two thirds of these attempts
+     * missed where t went to emin + 1 (v_fmamk_f32, K = 0xbcf6e801). */
+    int lo = h + ek - lk, hi = d->emin - 1;
     if (hi - ek > fa->emax)
         hi = fa->emax + ek;
     if (lo > hi || h - lk < lowest_bit(fa))
