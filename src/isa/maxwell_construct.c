@@ -49,7 +49,7 @@ static uint32_t inv16(uint32_t a)  /* a odd: a * inv16(a) = 1 mod 2^16 */
 
 static uint32_t between(gen_rng *r, uint32_t lo, uint32_t hi) { return lo + (uint32_t)gen_below(r, hi - lo + 1); }
 
-/* A product pa * pb in [-(0xffff + cin), -cin] from 16-bit halves (signed
+/* A product pa * pb in [-(0xffff + cin), -max(cin, 1)] from 16-bit halves (signed
  * where sa, sb say), so that a 16-bit addend (CLO, CHI) can take it to all
  * ones; fixed_b: pb is the immediate's.  False where the signs forbid it. */
 static bool small_negative_product(bool sa, bool sb, bool fixed_b, int32_t *pa, int32_t *pb, uint32_t cin, gen_rng *r)
@@ -74,7 +74,7 @@ static bool small_negative_product(bool sa, bool sb, bool fixed_b, int32_t *pa, 
         unsigned k = (unsigned)gen_below(r, m_signed ? 15 : 16);
         m = (1u << k) | ((uint32_t)gen_next(r) & ((1u << k) - 1));
     }
-    uint32_t lo = (cin + m - 1) / m, hi = (0xffff + cin) / m;
+    uint32_t lo = cin ? (cin + m - 1) / m : 1, hi = (0xffff + cin) / m;  /* no zero product: with no carry-in it never carries */
     uint32_t other_max = fixed_b && !a_neg ? (sa ? 0x7fff : 0xffff) : 0x8000;  /* the other factor's magnitude */
     if (hi > other_max)
         hi = other_max;

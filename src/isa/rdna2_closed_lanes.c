@@ -120,7 +120,8 @@ LANES vd on_sides(lane_format F, lane_format Fc, vd ax, gen_class c, vu d1, vu d
         return v;
     vl wrong = (side > 0 ? v < ax : v > ax) & ~fail;
     vl u = unit_exp(F, dexp(ax));
-    vd w = floor_to(ax, u) + pow2(u - 1) + (double)side * pow2(u);
+    vd t = floor_to(ax, u) + (double)side * pow2(u);
+    vd w = t + pow2(unit_exp(F, dexp(t)) - 1);
     if (c == GEN_NEAR_TIE)
         w = near_tie_offs(F, Fc, ax, u, d1, d2, w);
     return pickd(wrong, w, v);

@@ -150,20 +150,8 @@ static bool subnormal_needs_zero_c(const rdna2_lane *s)
  * to one below the top binade. */
 static void tie_target_range(const rdna2_lane *s, int *lo, int *hi)
 {
-    const fp_format *d = s->dest;
     *lo = product_floor(s);
-    /* A product wider than c, nor far below the destination's grid: c
-     * holds the tie's bits, from half the lowest subnormal's unit up, and
-     * the product's bits below them, more than its own width where the
-     * product is that far down.  An f16 result's f32 c under an f32 factor
-     * (a MIX f16 form's) drew products from 2^-115 up, and two near-tie
-     * attempts in three missed (below 2^-26).  Not for a product c can
-     * hold whole (two halves' under an f32 c: with this floor their near
-     * ties cost a quarter more), and elsewhere product_floor is the higher. */
-    int bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1;
-    if (bits > (int)s->fmt[2]->precision && *lo < lowest_bit(d) - 1)
-        *lo = lowest_bit(d) - 1;
-    *hi = d->emax - 1;
+    *hi = s->dest->emax - 1;
     if (*lo > *hi)
         *lo = *hi - 4;
 }
@@ -180,6 +168,22 @@ static void tie_class_range(const rdna2_lane *s, int *lo, int *hi)
     } else {
         tie_target_range(s, lo, hi);
     }
+}
+
+/* A near tie's product wider than c is drawn no lower than half the
+ * destination's lowest unit: c holds the tie's bits, from that half unit up,
+ * and the product's bits below them, more than its own width where the
+ * product is that far down.  An f16 result's f32 c under an f32 factor (a
+ * MIX f16 form's) drew products from 2^-115 up, and two near-tie attempts
+ * in three missed (below 2^-26).  Not for a product c holds whole (two
+ * halves' under an f32 c: floored, their near ties cost a quarter more);
+ * elsewhere product_floor is the higher.  lo within [lo, hi]. */
+static int near_tie_floor(const rdna2_lane *s, int lo, int hi)
+{
+    int bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1, floor = lowest_bit(s->dest) - 1;
+    if (bits <= (int)s->fmt[2]->precision || lo >= floor)
+        return lo;
+    return floor < hi ? floor : hi;
 }
 
 static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budget)
@@ -218,6 +222,8 @@ static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budge
             *budget = (int)(d->precision + fc->precision) - 3;
         int lo, hi;
         tie_class_range(s, &lo, &hi);
+        if (c == GEN_NEAR_TIE)
+            lo = near_tie_floor(s, lo, hi);
         return gen_range(r, lo, hi);
     }
     }
@@ -677,7 +683,7 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         else if (c == GEN_NEAR_TIE && s->rounds_twice)
             /* The near tie is of what the f16 rounding sees, the sum
              * rounded to f32: offsets of the product's own lowest bit (an
-             * f32 factor's product has 35-47 bits) fall below f32's grid
+             * f32 factor's product has 34-35 or 47-48 bits) fall below f32's grid
              * and that rounding put the sum on the tie (55-64% verified
              * under op_sel_hi 0-2, 1.4-3.7 designs a case). */
             x = round_f32(x);
@@ -737,19 +743,20 @@ static bool sum_cannot_cancel(const rdna2_lane *s)
 
 /* The legacy forms flush a subnormal K to a zero.  As a factor it leaves
  * the product zero, and c alone reaches the subnormal and overflow ranges,
- * nothing else; as c the sum is the product rounded and flushed, and its
- * own rounding is exact: no tie there, nor a tie the product's rounding
- * made (near ties and cancellations of that rounding are still seen).  Every
- * design of the others missed, eight attempts a case: v_madmk_f32's cases
- * under such a K took 5.2 times the instructions of another K's
- * (tests/gen_count's drawn instances, callgrind). */
+ * nothing else (the product's rounding is exact); every design of the
+ * others missed, eight attempts a case: v_madmk_f32's cases under such a K
+ * took 5.2 times the instructions of another K's (tests/gen_count's drawn
+ * instances, callgrind).  As c, the sum is the product rounded and flushed
+ * and its own rounding exact: no double round; the product's rounding
+ * still has its ties, near ties and cancellations, which the verdict
+ * counts. */
 static bool flushed_k_reaches(const rdna2_lane *s, gen_class c)
 {
     if (c == GEN_RANDOM || c == GEN_SPECIAL)
         return true;
     if (s->fixed < 2)
         return c == GEN_SUBNORMAL || c == GEN_OVERFLOW;
-    return c != GEN_TIE && c != GEN_DOUBLE_ROUND;
+    return c != GEN_DOUBLE_ROUND;
 }
 
 static bool feasible(const rdna2_lane *s, gen_class c)

@@ -526,12 +526,13 @@ typedef struct {
     bool post;  /* omod or clamp to apply */
 } source_plan;
 
-/* Whether omod or clamp changes a result (else both are skipped). */
+/* Whether the model applies omod (the op has it, the control asks, the parameter says so). */
 static bool omod_applies(const isa_instance *in)
 {
     return in->op->ctrl_limit[CTRL_OMOD] && in->ctrl[CTRL_OMOD] && in->param[PARAM_OMOD] != 0;
 }
 
+/* Whether omod or clamp changes a result (else both are skipped). */
 static bool has_post(const isa_instance *in) { return in->ctrl[CTRL_CLAMP] || omod_applies(in); }
 
 /* rdna2_clamp on a result whose sign bit is `sign`, 1.0 `one` and
@@ -1054,8 +1055,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 
 /* lane_double_round of a lane computed in vectors (a, b, c its sources as f32
  * bit patterns, unscaled), out of line: the lanes answer every done lane of
- * the f32 forms (V_DIV_FMAS's scaled ones too), and the f16 forms' lanes
- * whose sum rounds to nearest at f32 come here. */
+ * the f32 forms (V_DIV_FMAS's scaled ones too) and of the f16 forms; a lane
+ * whose other rounding the lanes leave (an f32 value that overflows or is
+ * zero) comes here. */
 static __attribute__((noinline)) bool scalar_double_round(const fp_format *dest, uint32_t a, uint32_t b, uint32_t c)
 {
     lane sum = {.dest = dest, .product = f32_value(a) * f32_value(b), .addend = f32_value(c)};
@@ -1095,18 +1097,6 @@ static size_t double_round_wanted(const fp_fma_lane *lanes, const uint32_t *want
     return k;
 }
 
-/* The answers: the sum rounded the other way (test[j], for lane at[j]) is a
- * tie and the lane's own rounding is not; a test lane not done stays
- * RDNA2_DR_SCALAR. */
-static void double_round_answers(const fp_fma_lane *test, const fp_fma_lane *lanes, const uint16_t *at, size_t k,
-                                 uint8_t *dr)
-{
-    for (size_t j = 0; j < k; j++)
-        if (test[j].flags & FP_LANE_DONE)
-            dr[at[j]] = (test[j].flags & FP_LANE_TIE) && !(lanes[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES
-                                                                                              : RDNA2_DR_NO;
-}
-
 /* lane_double_round to f32 for the fused lanes whose cases ask for it, in
  * lanes: the product rounded to f32 (one hardware rounding of an exact
  * double product), plus c, is a tie, and the fused sum (fused[t]) is not.
@@ -1132,53 +1122,36 @@ static void double_round_lanes(const uint32_t *a, const uint32_t *b, const uint3
         dr[at[j]] = tie[j] && !(fused[at[j]].flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
 }
 
-/* lane_double_round to f16 for lanes rounded to odd at f32 (`once`: what
- * they report is then the exact sum's one rounding to f16, its tie flag
- * whether the exact sum is an f16 tie), in lanes: the same sum rounded to
- * nearest at f32 and then to f16 is a tie, and the exact sum is not.  A
- * lane the nearest rounding leaves (an f32 value that overflows or is
- * zero) stays RDNA2_DR_SCALAR.  `halves`: every source an f16 (float lanes). */
-static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool halves,
-                                    const fp_fma_lane *once, const uint32_t *want, size_t m, uint8_t *dr)
+/* lane_double_round to f16 for the f16 forms' lanes, in lanes: the sum
+ * rounded to nearest at f32 and then to f16 is a tie (that f32 value is an
+ * f16 tie), and the exact sum is not (its one rounding: to odd at f32,
+ * then f16).  `lanes` are one of the two roundings (odd: the one to odd,
+ * as most forms round; else to nearest, as a MIX f16 form's record does
+ * where a source is an f32) and the other is made here for the lanes whose
+ * cases ask.  A lane the other rounding leaves (an f32 value that
+ * overflows or is zero) stays RDNA2_DR_SCALAR.  `halves`: every source an
+ * f16 (float lanes).  The MIX f16 forms' nearest lanes were left to the
+ * scalar test until 2026-12, 370 instructions a case that asks: their
+ * double-round class under op_sel_hi 0-6 1,043-1,060 instructions a case,
+ * 771-787 in lanes (callgrind). */
+static void half_double_round_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool halves, bool odd,
+                                    const fp_fma_lane *lanes, const uint32_t *want, size_t m, uint8_t *dr)
 {
     uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
     uint16_t at[VERDICT_BLOCK];
-    size_t k = double_round_wanted(once, want, m, dr, at);
+    size_t k = double_round_wanted(lanes, want, m, dr, at);
     for (size_t j = 0; j < k; j++)
         pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
-    fp_fma_lane twice[VERDICT_BLOCK];
+    fp_fma_lane other[VERDICT_BLOCK];
     if (k && halves)
-        fp_fast_fma16_lanes(pa, pb, pc, k, false, twice);
+        fp_fast_fma16_lanes(pa, pb, pc, k, !odd, other);
     else if (k)
-        fp_fast_fma_half_lanes(pa, pb, pc, k, false, twice);
-    double_round_answers(twice, once, at, k, dr);
-}
-
-/* lane_double_round to f16 for lanes rounded to nearest at f32 and then to
- * f16 (a MIX f16 form's record where a source is an f32: `twice`, whose tie
- * flag says whether that f32 value is an f16 tie), in lanes: the exact
- * sum's one rounding (to odd at f32, then f16: its tie flag whether the
- * exact sum is an f16 tie) is no tie.  A lane either leaves stays
- * RDNA2_DR_SCALAR.  Left to the scalar test, each such case's answer was
- * 370 instructions, V_FMA_MIXLO_F16's double-round class under op_sel_hi 5
- * 1,043 a case against 678 where every source is a half (callgrind). */
-static void half_double_round_lanes_twice(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool halves,
-                                          const fp_fma_lane *twice, const uint32_t *want, size_t m, uint8_t *dr)
-{
-    uint32_t pa[VERDICT_BLOCK], pb[VERDICT_BLOCK], pc[VERDICT_BLOCK];
-    uint16_t at[VERDICT_BLOCK];
-    size_t k = double_round_wanted(twice, want, m, dr, at);
-    for (size_t j = 0; j < k; j++)
-        pa[j] = a[at[j]], pb[j] = b[at[j]], pc[j] = c[at[j]];
-    fp_fma_lane once[VERDICT_BLOCK];
-    if (k && halves)
-        fp_fast_fma16_lanes(pa, pb, pc, k, true, once);
-    else if (k)
-        fp_fast_fma_half_lanes(pa, pb, pc, k, true, once);
-    for (size_t j = 0; j < k; j++)
-        if (once[j].flags & twice[at[j]].flags & FP_LANE_DONE)
-            dr[at[j]] = (twice[at[j]].flags & FP_LANE_TIE) && !(once[j].flags & FP_LANE_TIE) ? RDNA2_DR_YES
-                                                                                              : RDNA2_DR_NO;
+        fp_fast_fma_half_lanes(pa, pb, pc, k, !odd, other);
+    for (size_t j = 0; j < k; j++) {
+        const fp_fma_lane *once = odd ? &lanes[at[j]] : &other[j], *twice = odd ? &other[j] : &lanes[at[j]];
+        if (other[j].flags & FP_LANE_DONE)  /* the lanes collected are done */
+            dr[at[j]] = (twice->flags & FP_LANE_TIE) && !(once->flags & FP_LANE_TIE) ? RDNA2_DR_YES : RDNA2_DR_NO;
+    }
 }
 
 /* lane_double_round for the legacy form's lanes whose cases ask for it,
@@ -1389,10 +1362,7 @@ static void half_verdicts(const isa_instance *in, const uint32_t *words, size_t 
                 fp_fast_fma_half_lanes(a[k], b[k], c[k], m, odd, lanes[k]);
                 mark_half_subnormals(lanes[k], sub, m);
             }
-            if (odd)
-                half_double_round_lanes(a[k], b[k], c[k], halves, lanes[k], want + first, m, dr[k]);
-            else
-                half_double_round_lanes_twice(a[k], b[k], c[k], halves, lanes[k], want + first, m, dr[k]);
+            half_double_round_lanes(a[k], b[k], c[k], halves, odd, lanes[k], want + first, m, dr[k]);
         }
         /* Each lane's verdict; a packed tuple's is both lanes', merged as final_step merges a later rounding's. */
         if (lanes_per_tuple == 2)
