@@ -162,14 +162,15 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
      * the result's format: with an f32 c of an f16 result the offsets below
      * half a unit reach bits c cannot hold more often than in the generic
      * design (28-49% verified against 55-64%; the generic design, aiming
-     * from the product rounded to f32 since 2026-12, 99.95-100%).  An f16 c of an f16 result:
-     * 100% against 87-99.9%, at a half to a fifth of the cost; of an f32
-     * result, with offsets no deeper than c reaches (near_tie_depth), 100%
-     * as the generic design, and V_FMA_MIX_F32's near-tie class 110 ns a
-     * case to 47 (tests/gen_count; offsets as deep as f32's made most
-     * attempts miss, 130 ns).  An f32 c of an f32 result (V_FMA_MIX_F32
-     * under op_sel_hi 1-3): 100% as the generic design, at 494-515
-     * instructions a case against 1,252-1,270 (callgrind). */
+     * from the product rounded to f32 since 2026-12, 99.95-100%).  An f16
+     * c of an f16 result: 100% against 87-99.9%, at a half to a fifth of
+     * the cost; of an f32 result, with offsets no deeper than c reaches
+     * (near_tie_depth), 100% as the generic design, and V_FMA_MIX_F32's
+     * near-tie class 110 ns a case to 47 (tests/gen_count; offsets as deep
+     * as f32's made most attempts miss, 130 ns).  An f32 c of an f32
+     * result (V_FMA_MIX_F32 under op_sel_hi 1-3): 100% as the generic
+     * design, at 494-515 instructions a case against 1,252-1,270
+     * (callgrind). */
     if (c == GEN_NEAR_TIE && !uniform && s->fmt[2] != &fp_f16 && s->fmt[2] != d)
         return false;
     if (c == GEN_DOUBLE_ROUND) {

@@ -99,10 +99,6 @@ LANES vd above_ties(lane_format F, vd ax, vl up_shape, streams *st, vl *fits)
     return to_double((vl)significand(F, d3)) * pow2(low + 1) + pow2(low);
 }
 
-/* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
- * sum is to have, by magnitude; *fail marks the lanes where none is made.
- * The tie's fourth draw (a tie above the product) comes from the live lanes
- * that take that shape. */
 /* rdna2_closed.c's near_tie_off. */
 LANES vd near_tie_offs(lane_format F, lane_format Fc, vd ax, vl u, vu d1, vu d2, vd v)
 {
@@ -127,6 +123,10 @@ LANES vd on_sides(lane_format F, lane_format Fc, vd ax, gen_class c, vu d1, vu d
     return pickd(wrong, w, v);
 }
 
+/* rdna2_closed.c's tie_value for the tie and near-tie classes: the value the
+ * sum is to have, by magnitude; *fail marks the lanes where none is made.
+ * The tie's fourth draw (a tie above the product) comes from the live lanes
+ * that take that shape. */
 LANES vd tie_values(lane_format F, lane_format Fc, vd ax, gen_class c, vu d0, vu d1, vu d2, streams *st, vl *fail)
 {
     vl msb = dexp(ax), u = unit_exp(F, msb);

@@ -177,7 +177,7 @@ static void tie_class_range(const rdna2_lane *s, int *lo, int *hi)
  * MIX f16 form's) drew products from 2^-115 up, and two near-tie attempts
  * in three missed (below 2^-26).  Not for a product c holds whole (two
  * halves' under an f32 c: floored, their near ties cost a quarter more);
- * elsewhere product_floor is the higher.  lo within [lo, hi]. */
+ * elsewhere product_floor is the higher.  The floor, within [lo, hi]. */
 static int near_tie_floor(const rdna2_lane *s, int lo, int hi)
 {
     int bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1, floor = lowest_bit(s->dest) - 1;
@@ -683,9 +683,9 @@ static bool design_aimed(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         else if (c == GEN_NEAR_TIE && s->rounds_twice)
             /* The near tie is of what the f16 rounding sees, the sum
              * rounded to f32: offsets of the product's own lowest bit (an
-             * f32 factor's product has 34-35 or 47-48 bits) fall below f32's grid
-             * and that rounding put the sum on the tie (55-64% verified
-             * under op_sel_hi 0-2, 1.4-3.7 designs a case). */
+             * f32 factor's product has 34-35 or 47-48 bits) fell below
+             * f32's grid and that rounding put the sum on the tie (55-64%
+             * verified under op_sel_hi 0-2, 1.4-3.7 designs a case). */
             x = round_f32(x);
         if (gen_addend_double(x, s->fmt[2], s->dest, aim_of(c), r, &v[2]))
             return true;

@@ -536,9 +536,10 @@ static bool omod_applies(const isa_instance *in)
 static bool has_post(const isa_instance *in) { return in->ctrl[CTRL_CLAMP] || omod_applies(in); }
 
 /* rdna2_clamp on a result whose sign bit is `sign`, 1.0 `one` and
- * infinity `inf`, as bit operations: a negative or NaN result is +0, else at most 1.0.  Whether a
- * result is negative is its case's coin: as rdna2_clamp's branches, a
- * clamped v_fma_f32 block took 70 more instructions a case (callgrind). */
+ * infinity `inf`, as bit operations: a negative or NaN result is +0, else
+ * at most 1.0.  Whether a result is negative is its case's coin: as
+ * rdna2_clamp's branches, a clamped v_fma_f32 block took 70 more
+ * instructions a case (callgrind). */
 static inline uint32_t clamp_bits(uint32_t r, uint32_t sign, uint32_t one, uint32_t inf)
 {
     uint32_t zero = (r & sign) | ((r & (sign - 1)) > inf);
