@@ -81,7 +81,7 @@ static eng_kind judge(const fp_format *f, uint64_t h, uint64_t d, bool tie)
         return KIND_SIGN_OF_ZERO;
     if ((hz && fp_is_subnormal_bits(f, d)) || (dz && fp_is_subnormal_bits(f, h)))
         return KIND_FLUSH;
-    if ((h & sign) == (d & sign) && (h - d == 1 || d - h == 1))
+    if (adjacent)  /* past the fast test above: a finite_top format's (its others are told above) */
         return tie ? KIND_TIE_DIRECTION : KIND_ONE_UNIT;
     return KIND_OTHER;
 }

@@ -95,6 +95,20 @@ static bool small_negative_product(bool sa, bool sb, bool fixed_b, int32_t *pa, 
  * the product must end within 0xffff of 2^32 (with .PSL its low half 0xffff,
  * else a small negative signed product); under .MRG half the cases clear
  * Sb[15:0], which becomes the result's high half, so the result is zero. */
+/* An IMM16 Sb's factor (as the product reads it), or 0 where Sb is a register's half. */
+static int32_t imm_factor(const maxwell_xmad_ctl *x)
+{
+    return x->sb_imm ? (x->sb ? (int16_t)(x->imm & 0xffff) : (int32_t)(x->imm & 0xffff)) : 0;
+}
+
+/* The product's factors into A's half and (a register's) Sb's half. */
+static void put_factors(const maxwell_xmad_ctl *x, int32_t pa, int32_t pb, uint32_t *w)
+{
+    w[0] = set_half(w[0], x->a_h1, (uint32_t)pa & 0xffff);
+    if (!x->sb_imm)
+        w[1] = set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
+}
+
 static bool xmad_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
 {
     maxwell_xmad_ctl x = maxwell_xmad_controls(in);
@@ -106,7 +120,7 @@ static bool xmad_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
     if (x.mrg && !x.sb_imm && (b_hi || !half_c) && gen_coin(r))
         w[1] &= 0xffff0000u;  /* the merged high half zero (with B.H0 the product too) */
     if (half_c) {
-        int32_t pa, pb = x.sb_imm ? (x.sb ? (int16_t)(x.imm & 0xffff) : (int32_t)(x.imm & 0xffff)) : 0;
+        int32_t pa, pb = imm_factor(&x);
         if (x.psl) {
             /* p = lo16(pa * pb) << 16 must be 0xffff0000: both odd, pa = -1/pb mod 2^16. */
             uint32_t hb = x.sb_imm ? x.imm & 0xffff : ((uint32_t)gen_next(r) & 0xffff) | 1;
@@ -117,9 +131,7 @@ static bool xmad_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
         } else if (!small_negative_product(x.sa, x.sb, x.sb_imm, &pa, &pb, cin, r)) {
             return false;
         }
-        w[0] = set_half(w[0], x.a_h1, (uint32_t)pa & 0xffff);
-        if (!x.sb_imm)
-            w[1] = set_half(w[1], b_hi, (uint32_t)pb & 0xffff);
+        put_factors(&x, pa, pb, w);
     }
     maxwell_xmad_ctl y = x;
     y.x = y.cc = y.mrg = false;
@@ -148,12 +160,10 @@ static bool xmad_half_c_carry(const maxwell_xmad_ctl *x, gen_rng *r, uint32_t *w
 {
     if (x->psl)
         return false;
-    int32_t pa, pb = x->sb_imm ? (x->sb ? (int16_t)(x->imm & 0xffff) : (int32_t)(x->imm & 0xffff)) : 0;
+    int32_t pa, pb = imm_factor(x);
     if (!small_negative_product(x->sa, x->sb, x->sb_imm, &pa, &pb, 0, r))
         return false;
-    w[0] = set_half(w[0], x->a_h1, (uint32_t)pa & 0xffff);
-    if (!x->sb_imm)
-        w[1] = set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
+    put_factors(x, pa, pb, w);
     uint32_t rest = (uint32_t)(-((int64_t)pa * pb)) + (uint32_t)gen_below(r, 3);  /* 2^32 - p is 1 to 0xffff */
     w[2] = set_half(w[2], x->cop == COP_CHI, rest > 0xffff ? 0xffff : rest);
     return true;

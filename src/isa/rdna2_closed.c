@@ -444,13 +444,7 @@ static double k_tie_value(double ak, gen_class c, uint64_t d0, uint64_t d1, uint
     }
     double t = ak + field(d2, 32, -1, 1) * fp_pow2(u);
     double v = t + fp_pow2(gen_unit_exp(f, fp_dexp(t)) - 1);
-    if (c == GEN_NEAR_TIE) {
-        int low = fp_dlsb(ak);
-        int e = low <= u - 9 ? low : u - 1 - field(d2, 48, 9, prec(f) - 2);
-        double off = field(d1, 32, 1, 3) * fp_pow2(e);
-        v += flag(d1, 48) ? -off : off;
-    }
-    return v;
+    return c == GEN_NEAR_TIE ? near_tie_off(f, f, ak, u, d1, d2, v) : v;
 }
 
 /* The sum's value |v| the class aims at from |K| (0 for cancel: y = -K). */

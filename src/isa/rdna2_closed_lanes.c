@@ -266,12 +266,8 @@ LANES vd k_tie_values(vd ak, gen_class c, vu d0, vu d1, vu d2, streams *st)
     vl msb = dexp(ak), u = unit_exp(F, msb);
     vd t = ak + to_double(field(d2, 32, ALL(-1), ALL(1))) * pow2(u);
     vd v = t + pow2(unit_exp(F, dexp(t)) - 1);
-    if (c == GEN_NEAR_TIE) {
-        vl low = dlsb(ak);
-        vl e = pick(low <= u - 9, low, u - 1 - field(d2, 48, ALL(9), ALL(F.p - 2)));
-        vd off = to_double(field(d1, 32, ALL(1), ALL(3))) * pow2(e);
-        return pickd(flag(d1, 48), v - off, v + off);
-    }
+    if (c == GEN_NEAR_TIE)
+        return near_tie_offs(F, F, ak, u, d1, d2, v);
     vl shape = (vl)((d0 >> 59) & 7);
     /* Cancel K's head (shapes 0-2): y is a power of two. */
     vl top = dlsb(ak) + F.p;

@@ -708,6 +708,14 @@ static void post_f32(const isa_instance *in, const source_plan *s, uint32_t *out
         post_block(in, &fp_f32, true, out, m);
 }
 
+/* clamp_bits on a block of f16 results (the batch paths' halves), where the control asks. */
+static void clamp_f16_block(const isa_instance *in, uint16_t *h, size_t m)
+{
+    if (in->ctrl[CTRL_CLAMP])
+        for (size_t t = 0; t < m; t++)
+            h[t] = (uint16_t)clamp_bits(h[t], 0x8000u, 0x3c00u, 0x7c00u);
+}
+
 /* A form's arithmetic on a block of gathered sources (fp_fast_fma32_array's shape). */
 typedef void f32_kernel(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r, size_t n);
 /* What a form changes after the kernel, on a block's tuples (words) and sources. */
@@ -933,9 +941,7 @@ static void mix16_batch(const isa_instance *in, const uint32_t *words, size_t n,
         size_t m = n - first < MIX_BLOCK ? n - first : MIX_BLOCK;
         mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){v[0], v[1], v[2]}, d, NULL);
         fp_fast_mix16_array(v[0], v[1], v[2], h, m, once);
-        if (in->ctrl[CTRL_CLAMP])
-            for (size_t t = 0; t < m; t++)
-                h[t] = (uint16_t)rdna2_clamp(in, &fp_f16, h[t]);
+        clamp_f16_block(in, h, m);
         for (size_t t = 0; t < m; t++)
             out[first + t] = (d[t] & kept) | (uint32_t)h[t] << shift;
     }
@@ -976,9 +982,10 @@ static void fma16_batch(const isa_instance *in, const uint32_t *words, size_t n,
         fp_fast_fma16_array(h[0], h[1], h[2], r, m);
         for (size_t t = 0; t < m; t++)
             r[t] = (uint16_t)f16_canonical(r[t]);
-        if (s.post)
+        if (omod_applies(in))
             for (size_t t = 0; t < m; t++)
-                r[t] = (uint16_t)rdna2_clamp(in, &fp_f16, omod(in, &fp_f16, r[t]));
+                r[t] = (uint16_t)omod(in, &fp_f16, r[t]);
+        clamp_f16_block(in, r, m);
         for (size_t t = 0; t < m; t++)
             out[first + t] = (d[t] & kept) | (uint32_t)r[t] << shift;
     }
@@ -1000,9 +1007,7 @@ static void pk16_batch(const isa_instance *in, const uint32_t *words, size_t n, 
             fp_fast_fma16_array(h[lane][0], h[lane][1], h[lane][2], r[lane], m);
             for (size_t t = 0; t < m; t++)
                 r[lane][t] = (uint16_t)f16_canonical(r[lane][t]);
-            if (in->ctrl[CTRL_CLAMP])
-                for (size_t t = 0; t < m; t++)
-                    r[lane][t] = (uint16_t)rdna2_clamp(in, &fp_f16, r[lane][t]);
+            clamp_f16_block(in, r[lane], m);
         }
         for (size_t t = 0; t < m; t++)
             out[first + t] = r[0][t] | (uint32_t)r[1][t] << 16;
