@@ -109,6 +109,17 @@ int main(void)
                 compare_lane((rdna2_lane){.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused,
                                           .fixed = at, .fixed_bits = ks[ki]},
                              n / 4 | 3, &differ, &kx_combos[at - 1], &kx_failed[at - 1], &kx_total[at - 1]);
+    /* Every normal K as b takes the overflow class, a K under 2^-1 too
+     * (no a puts its product in the top two binades: c takes the sum
+     * there).  Until 2026-12 those went to the generic design, at nearly
+     * three times the instructions a case. */
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int unfused = 0; unfused < 2; unfused++) {
+            rdna2_lane lane = {.fmt = {&fp_f32, &fp_f32, &fp_f32}, .dest = &fp_f32, .unfused = unfused, .fixed = 1,
+                               .fixed_bits = ks[ki]};
+            CHECK(rdna2_closed_covers(&lane, GEN_OVERFLOW), "K %08x as b (%s): the overflow class not closed",
+                  (unsigned)ks[ki], unfused ? "unfused" : "fused");
+        }
     /* A subnormal K as c where it is not flushed (V_FMAAK_F32; the legacy
      * forms flush it: the generic design's, no combination here). */
     static const uint32_t sub_ks[] = {0x007fffffu, 0x80000001u, 0x00400000u, 0x80123457u};

@@ -194,12 +194,13 @@ static void maxwell_carry_in(void)
  * lane and class rdna2_closed_covers takes keeps a verified rate of at
  * least 90% (measured 94.6-100%), and it takes the lanes it should (a
  * design that covered nothing would pass the rest). */
-/* K as c: the closed design's own cases, before the engine builds a miss
- * again (eng_make_case's verified rate above counts up to four attempts, so
- * it hides a shape that misses one time in five).  Every class hits at the
- * first attempt in at least 95% (measured 99.2-100%; double rounds 83.8-89.6%
- * before b moved one ulp where a*b did not round to the aimed product). */
-static void k_addend_first_attempts(const isa_instance *in, const rdna2_lane *lane, gen_class c, unsigned per)
+/* K as c, and K as b's overflow class: the closed design's own cases,
+ * before the engine builds a miss again (eng_make_case's verified rate above
+ * counts up to four attempts, so it hides a shape that misses one time in
+ * five).  Every class hits at the first attempt in at least 95% (measured
+ * 99.2-100%; K as c's double rounds 83.8-89.6% before b moved one ulp where
+ * a*b did not round to the aimed product). */
+static void closed_first_attempts(const isa_instance *in, const rdna2_lane *lane, gen_class c, unsigned per)
 {
     unsigned hit = 0;
     for (unsigned i = 0; i < per; i++) {
@@ -228,7 +229,7 @@ static void closed_lane_rates(void)
     static const char *ops[] = {"v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_fmamk_f32", "v_madmk_f32",
                                 "v_fmaak_f32", "v_madak_f32"};
     const unsigned per = 2000;
-    unsigned covered = 0, k_addend_covered = 0;
+    unsigned covered = 0, k_addend_covered = 0, k_b_overflow = 0;
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
         const isa_op *op = isa_op_find(ops[o]);
         int k_at = op->src[1] == RDNA2_SRC_K ? 1 : op->src[2] == RDNA2_SRC_K ? 2 : -1;
@@ -261,8 +262,9 @@ static void closed_lane_rates(void)
                     verified += (eng_make_case(&in, 11, i, &c, 1, w, host, &t) >> c) & 1;
                 CHECK(verified >= per * 9 / 10, "%s shape %u (%s): closed-form %s verified %u of %u", op->name, sh,
                       k_form ? "K" : "op_sel_hi", gen_class_name(c), verified, per);
-                if (k_at == 2)
-                    k_addend_first_attempts(&in, &lane, c, per);
+                k_b_overflow += k_at == 1 && c == GEN_OVERFLOW;
+                if (k_at == 2 || (k_at == 1 && c == GEN_OVERFLOW))
+                    closed_first_attempts(&in, &lane, c, per);
             }
         }
     }
@@ -270,8 +272,10 @@ static void closed_lane_rates(void)
      * where inexact (MIX32) or near-tie where c is f16 or of the result's format (MIX32's f32 c since
      * 2026-12); 8 normal Ks x 4 or 5 classes, twice (v_madmk_f32's double-round since 2026-12); K as c:
      * 8 normal Ks x 5 classes, twice, and the subnormal K x 5 classes where it is not flushed
-     * (v_fmaak_f32, since 2026-12).  251 here. */
-    CHECK(covered >= 251, "closed-form designs took %u lane classes, at least 251 expected", covered);
+     * (v_fmaak_f32, since 2026-12); K as b's overflow under every normal K, those under 2^-1 since
+     * 2026-12 (12 before).  255 here. */
+    CHECK(covered >= 255, "closed-form designs took %u lane classes, at least 255 expected", covered);
+    CHECK(k_b_overflow == 16, "closed-form designs took K as b's overflow class under %u of 16 Ks", k_b_overflow);
     CHECK(k_addend_covered == 85, "closed-form designs took %u lane classes with K as c, 85 expected",
           k_addend_covered);
     printf("closed-form mixed and K lanes: %u lane classes at >= 90%% verified\n", covered);

@@ -174,8 +174,13 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, int side, vu
         vd top_tie = to_double((vl)significand(Fd, d3)) * pow2(u) + pow2(u - 1);
         vd v = pickd(flag(d1, 49), mid, top_tie);
         vu aimed = double_bits(Fc, pickd(negative, -v, v) - x, ok);
-        /* Where c cannot hold the difference: a c of the product's sign far below it. */
-        vl e = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), dexp(dabs(x)) - field(d2, 48, ALL(12), ALL(40))));
+        /* Where c cannot hold the difference: a c of the product's sign,
+         * far below a product in the top two binades, or in them above one
+         * below (overflow_addend's). */
+        vl ex = dexp(dabs(x));
+        vl far = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), ex - field(d2, 48, ALL(12), ALL(40))));
+        vl top = field(d2, 48, ALL(Fd.emax - 1), ALL(Fd.emax < Fc.emax ? Fd.emax : Fc.emax));
+        vl e = pick(ex >= Fd.emax - 1, far, top);
         vu below = value_bits(Fc, negative, e, d3 >> 24);
         aimed = (vu)pick(*ok, (vl)aimed, (vl)below);
         *ok = ALL(-1);
