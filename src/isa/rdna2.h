@@ -78,6 +78,8 @@ typedef struct {
     uint32_t closed;     /* the classes rdna2_closed_covers takes here (rdna2_closed_mask) */
     uint32_t feasible;   /* the classes this lane can reach at all (rdna2_construct.c's feasible) */
 } rdna2_lane;
+/* The lowest binade in [lo, hi] a near tie's product is drawn from (rdna2_construct.c). */
+int rdna2_near_tie_floor(const rdna2_lane *s, int lo, int hi);
 /* Where abs forces c's sign and v[2] has the other: -(a*b + c) has the same
  * rounding shape, so c and a free factor are negated. */
 void rdna2_respect_forced_signs(const rdna2_lane *s, uint64_t v[3]);

@@ -87,6 +87,8 @@ bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *h
         *hi = fc->emax + prec(d) - 1;
     }
     *hi = min_int(*hi, d->emax - (c != GEN_OVERFLOW));  /* an f16 result's range ends below c's reach */
+    if (c == GEN_NEAR_TIE)  /* the generic design's floor: it changes only an f32 c's of an f16 result */
+        *lo = rdna2_near_tie_floor(s, *lo, *hi);
     int ek = s->fixed == 1 ? fp_dexp(fp_dabs(k_value(s))) : 0;
     *lo = max_int(*lo, fa->emin + (s->fixed == 1 ? ek : fb->emin));
     *hi = min_int(*hi, fa->emax + (s->fixed == 1 ? ek : fb->emax));
@@ -181,7 +183,7 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
      * result (V_FMA_MIX_F32 under op_sel_hi 1-3): 100% as the generic
      * design, at 494-515 instructions a case against 1,252-1,270
      * (callgrind). */
-    if (c == GEN_NEAR_TIE && !uniform && s->fmt[2] != &fp_f16 && s->fmt[2] != d)
+    if (c == GEN_NEAR_TIE && !uniform && s->fmt[2] != &fp_f16 && s->fmt[2] != d && !s->rounds_twice)
         return false;
     if (c == GEN_DOUBLE_ROUND) {
         /* An inexact product: more bits than f32 holds (a power-of-two K adds none). */
@@ -583,6 +585,8 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
             if (fp_dabs(pr.x) < 0x1p-126)
                 continue;
         }
+        if (c == GEN_NEAR_TIE && s->rounds_twice)
+            pr.x = (double)(float)pr.x;  /* aimed from what the f16 rounding sees (the generic design's way) */
         if (!addend(s, pr.x, c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;

@@ -28,6 +28,7 @@ typedef struct {
     int side;        /* rdna2_forced_side */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (pick_products counts K's own where it is b) */
+    bool rounds_twice;  /* the lane's: a near tie aims from the product rounded to f32 */
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
     int k_exp, k_span;
     uint64_t k_bits;
@@ -240,6 +241,10 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
         pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
         usable &= ~(dabs(pr.x) < 0x1p-126);
     }
+    /* Aimed from what the f16 rounding sees (rdna2_closed_design's way).  A
+     * uniform lane's f16 product is an f32 already: the mixed lanes only. */
+    if (mixed && c == GEN_NEAR_TIE && P->rounds_twice)
+        pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
     vl ok;
@@ -472,7 +477,7 @@ static void short_product(const rdna2_lane *s, gen_class c, closed_params *P)
 /* The lane's constants, once for a call. */
 static closed_params params_of(const rdna2_lane *s, bool uniform, gen_class c)
 {
-    closed_params P = {.flip = -1};
+    closed_params P = {.flip = -1, .rounds_twice = s->rounds_twice};
     rdna2_closed_target_range(s, c, &P.lo, &P.hi);  /* never empty where rdna2_closed_covers took the class */
     P.head_lo = P.lo, P.head_hi = P.hi;
     rdna2_closed_head_range(s, c, &P.head_lo, &P.head_hi);

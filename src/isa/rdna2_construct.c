@@ -177,8 +177,9 @@ static void tie_class_range(const rdna2_lane *s, int *lo, int *hi)
  * MIX f16 form's) drew products from 2^-115 up, and two near-tie attempts
  * in three missed (below 2^-26).  Not for a product c holds whole (two
  * halves' under an f32 c: floored, their near ties cost a quarter more);
- * elsewhere product_floor is the higher.  The floor, within [lo, hi]. */
-static int near_tie_floor(const rdna2_lane *s, int lo, int hi)
+ * elsewhere product_floor is the higher.  The floor, within [lo, hi]; the
+ * closed designs' too (rdna2_closed_target_range). */
+int rdna2_near_tie_floor(const rdna2_lane *s, int lo, int hi)
 {
     int bits = (int)(s->fmt[0]->precision + s->fmt[1]->precision) - 1, floor = lowest_bit(s->dest) - 1;
     if (bits <= (int)s->fmt[2]->precision || lo >= floor)
@@ -223,7 +224,7 @@ static int class_target(const rdna2_lane *s, gen_class c, gen_rng *r, int *budge
         int lo, hi;
         tie_class_range(s, &lo, &hi);
         if (c == GEN_NEAR_TIE)
-            lo = near_tie_floor(s, lo, hi);
+            lo = rdna2_near_tie_floor(s, lo, hi);
         return gen_range(r, lo, hi);
     }
     }
