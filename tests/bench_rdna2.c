@@ -26,7 +26,9 @@
  *             idle-class spinner, tests/awake.h), each printed too.
  * Host figures are one thread, each the median of passes over the same
  * items (a pass: the op's tuples once; the pipeline's: its cases once)
- * timed for at least --seconds (0.3) in all.
+ * timed for at least --seconds (0.3) in all; the pipeline's in ten rounds
+ * after every op's other figures, the ops in turn (pipeline_round), its
+ * lines printed then.
  * Output: comment lines (#) and one line per op of KEY=VALUE fields (op,
  * kind, tuples, fast, batch, exact, hw, pipeline, device, same, hw_vector,
  * device_plain, device_awake), numbers as
@@ -296,6 +298,106 @@ static double timed(const bench_set *s, int what, double seconds)
         pass_seconds[n++] = t - t0;
     } while (t - start < seconds && n < MAX_PASSES);
     return median_rate(n, s->count);
+}
+
+/* The pipeline figure of an op, measured in rounds: every op's pipeline
+ * takes --seconds / PIPELINE_ROUNDS of passes a round, the ops in turn,
+ * and the figure is the median of all its passes.  Timed in one window an
+ * op at a time, a slow spell of this shared machine (a second or two at
+ * 0.7 of the speed) fell on one op's window whole: v_fma_f32 read 34-37 M
+ * cases/s in three of eight runs of scripts/bench and 43-48 in the other
+ * five, v_fmac_f32 (the same form, next in the table) 44-47 in the first
+ * three.  Spread over the table's time, a spell takes a like share of every
+ * op's passes and the median leaves it out. */
+enum { PIPELINE_ROUNDS = 10, PIPELINE_PASSES_MAX = 4096 };
+typedef struct {
+    isa_instance in;
+    gen_class classes[GEN_CLASS_COUNT];
+    unsigned n_classes, count;
+    uint32_t *words, *out, *ref;  /* a pass's words and outputs; the reference pass's outputs */
+    bool same;                    /* every pass gave the reference pass's outputs */
+    double pass_seconds[PIPELINE_PASSES_MAX];
+    unsigned passes;
+} pipeline_job;
+
+enum { PIPELINE_BASE = 1u << 20 };  /* the pipeline's cases are [2^20, 2^20 + count) */
+
+/* A job for the op's pipeline, its reference pass made (a case at a time,
+ * as eng_make_case makes it: same also holds the block path to it); NULL
+ * when out of memory. */
+static pipeline_job *pipeline_job_new(const isa_instance *in, const gen_class *classes, unsigned n_classes,
+                                      unsigned count)
+{
+    pipeline_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->in = *in;
+    memcpy(j->classes, classes, n_classes * sizeof *classes);
+    j->n_classes = n_classes, j->count = count, j->same = true;
+    j->words = malloc((size_t)count * in->op->n_in * 4);
+    j->out = malloc((size_t)count * in->op->n_out * 4);
+    j->ref = malloc((size_t)count * in->op->n_out * 4);
+    if (!j->words || !j->out || !j->ref) {
+        free(j->words), free(j->out), free(j->ref), free(j);
+        return NULL;
+    }
+    isa_verdict v;
+    for (unsigned i = 0; i < count; i++)
+        eng_make_case(in, 1, PIPELINE_BASE + i, classes, n_classes, j->words + (size_t)i * in->op->n_in,
+                      j->ref + (size_t)i * in->op->n_out, &v);
+    return j;
+}
+
+static void pipeline_job_free(pipeline_job *j)
+{
+    if (j)
+        free(j->words), free(j->out), free(j->ref), free(j);
+}
+
+/* One round of the job's passes: at least one, for `seconds` in all.  Each
+ * pass makes the cases again ISA_GENERATE_BLOCK at a time, as a campaign's
+ * generation threads do, and compares its outputs with the reference's,
+ * as a campaign compares the host's with the device's. */
+static void pipeline_round(pipeline_job *j, double seconds)
+{
+    static isa_verdict vs[ISA_GENERATE_BLOCK];
+    const isa_op *op = j->in.op;
+    double start = now(), t = start;
+    do {
+        double t0 = t;
+        for (unsigned i = 0; i < j->count; i += ISA_GENERATE_BLOCK)
+            eng_make_cases(&j->in, 1, PIPELINE_BASE + i,
+                           j->count - i < ISA_GENERATE_BLOCK ? j->count - i : ISA_GENERATE_BLOCK, j->classes,
+                           j->n_classes, j->words + (size_t)i * op->n_in, j->out + (size_t)i * op->n_out, vs);
+        j->same &= memcmp(j->out, j->ref, (size_t)j->count * op->n_out * 4) == 0;
+        t = now();
+        j->pass_seconds[j->passes++] = t - t0;
+    } while (t - start < seconds && j->passes < PIPELINE_PASSES_MAX);
+}
+
+/* An op's line of the main table, kept until the pipeline rounds are done. */
+typedef struct {
+    const isa_op *op;
+    const char *kind;
+    unsigned count;
+    double fast, fast_batch, exact, hwfma, hwvector, device, device_plain, device_awake;
+    pipeline_job *pipeline;  /* NULL: no pipeline figure ("-") */
+} op_line;
+
+static void print_line(const op_line *L)
+{
+    char b[9][32];
+    double pipeline = -1;
+    bool same = true;
+    if (L->pipeline) {
+        pipeline = (double)L->count / median_of(L->pipeline->pass_seconds, L->pipeline->passes);
+        same = L->pipeline->same;
+    }
+    printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s "
+           "device_plain=%s device_awake=%s\n",
+           L->op->name, L->kind, L->count, rate(L->fast, b[0]), rate(L->fast_batch, b[1]), rate(L->exact, b[2]),
+           rate(L->hwfma, b[3]), rate(pipeline, b[4]), rate(L->device, b[5]), same, rate(L->hwvector, b[6]),
+           rate(L->device_plain, b[7]), rate(L->device_awake, b[8]));
 }
 
 /* ns a case of construction alone, class c, over fresh cases each pass. */
@@ -712,9 +814,9 @@ int main(int argc, char **argv)
     for (int c = 0; c < GEN_CLASS_COUNT; c++)
         all[c] = (gen_class)c;
     size_t in_words = (size_t)batch_size * 8, out_words = (size_t)batch_size * 2;
-    uint32_t *words = malloc(in_words * 4), *out = malloc(out_words * 4), *ref = malloc(out_words * 4);
+    uint32_t *words = malloc(in_words * 4), *out = malloc(out_words * 4);
     float *operands = malloc((size_t)batch_size * 3 * sizeof *operands);
-    if (!words || !out || !ref || !operands) {
+    if (!words || !out || !operands) {
         fprintf(stderr, "bench: out of memory\n");
         return 4;
     }
@@ -723,6 +825,8 @@ int main(int argc, char **argv)
            dev ? vkd_device_info(dev)->name : "none", isa_lowering_name(l), batch_size, seconds);
     printf("# hw: %s\n", hw ? "the FMA instruction (__builtin_fmaf, target fma)"
                             : "libm fmaf (this CPU has no FMA instruction)");
+    static op_line lines[ENG_MAX_OPS];
+    int n_lines = 0;
     for (int o = 0; o < n; o++) {
         const isa_op *op = ops[o];
         if (!op->translated)
@@ -759,9 +863,9 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
         bench_set s = {&in, words, out, count, {operands, operands + batch_size, operands + 2 * (size_t)batch_size}};
-        double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, pipeline = -1, device = -1;
+        double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, device = -1;
         double device_plain = -1, device_awake = -1;
-        bool same = true;
+        lines[n_lines].pipeline = NULL;
         if (!device_only) {  /* the host figures */
             if (op->impl->fast)
                 fast = timed(&s, RUN_FAST, seconds);
@@ -774,36 +878,12 @@ int main(int argc, char **argv)
                 hwvector = timed(&s, RUN_HW_VECTOR, seconds);
             }
 
-            /* The pipeline over cases [2^20, 2^20 + count): a first pass keeps
-             * the outputs as the copy; each timed pass makes the cases again
-             * and compares its outputs with the copy, batch by batch as a
-             * campaign compares the host's with the device's. */
-            const uint64_t base = 1u << 20;
-            uint32_t *pwords = malloc((size_t)count * op->n_in * 4);
-            size_t out_bytes = (size_t)count * op->n_out * 4;
-            for (unsigned i = 0; i < count; i++)
-                eng_make_case(&in, 1, base + i, mine, n_mine, pwords + (size_t)i * op->n_in,
-                              ref + (size_t)i * op->n_out,
-                              &v);
-            double start = now(), t = start;
-            unsigned passes = 0;
-            do {
-                double t0 = t;
-                /* As a campaign's generation threads do: ISA_GENERATE_BLOCK
-                 * cases at a time, built and verified together (the reference
-                 * pass above made them one at a time: same also holds the two
-                 * to each other). */
-                static isa_verdict vs[ISA_GENERATE_BLOCK];
-                for (unsigned i = 0; i < count; i += ISA_GENERATE_BLOCK)
-                    eng_make_cases(&in, 1, base + i, count - i < ISA_GENERATE_BLOCK ? count - i : ISA_GENERATE_BLOCK,
-                                   mine, n_mine,
-                                   pwords + (size_t)i * op->n_in, out + (size_t)i * op->n_out, vs);
-                same &= memcmp(out, ref, out_bytes) == 0;
-                t = now();
-                pass_seconds[passes++] = t - t0;
-            } while (t - start < seconds && passes < MAX_PASSES);
-            pipeline = median_rate(passes, count);
-            free(pwords);
+            /* The pipeline: its reference pass now, its timed passes in
+             * rounds once every op's other figures are in. */
+            if (!(lines[n_lines].pipeline = pipeline_job_new(&in, mine, n_mine, count))) {
+                fprintf(stderr, "bench: out of memory\n");
+                return 4;
+            }
         }
 
         /* Device: the same module the campaign uses, dispatched back to back,
@@ -830,14 +910,28 @@ int main(int argc, char **argv)
             eng_module_free(&m);
         } else if (dev)
             fprintf(stderr, "bench: %s: %s\n", op->name, err);
-        char b[9][32];
-        printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s "
-               "device_plain=%s device_awake=%s\n",
-               op->name, kind, count, rate(fast, b[0]), rate(fast_batch, b[1]), rate(exact, b[2]), rate(hwfma, b[3]),
-               rate(pipeline, b[4]), rate(device, b[5]), same, rate(hwvector, b[6]), rate(device_plain, b[7]),
-               rate(device_awake, b[8]));
-        fflush(stdout);
+        op_line *L = &lines[n_lines++];
+        L->op = op, L->kind = kind, L->count = count;
+        L->fast = fast, L->fast_batch = fast_batch, L->exact = exact, L->hwfma = hwfma, L->hwvector = hwvector;
+        L->device = device, L->device_plain = device_plain, L->device_awake = device_awake;
     }
+    unsigned timed_ops = 0, passes = 0;
+    for (int r = 0; r < PIPELINE_ROUNDS; r++)
+        for (int i = 0; i < n_lines; i++)
+            if (lines[i].pipeline)
+                pipeline_round(lines[i].pipeline, seconds / PIPELINE_ROUNDS);
+    for (int i = 0; i < n_lines; i++)
+        if (lines[i].pipeline)
+            timed_ops++, passes += lines[i].pipeline->passes;
+    if (timed_ops)
+        printf("# pipeline: %d rounds of %.3f s an op, the %u ops in turn, %u passes in all; each op's figure the "
+               "median of its passes\n",
+               PIPELINE_ROUNDS, seconds / PIPELINE_ROUNDS, timed_ops, passes);
+    for (int i = 0; i < n_lines; i++) {
+        print_line(&lines[i]);
+        pipeline_job_free(lines[i].pipeline);
+    }
+    fflush(stdout);
     if (dev) {
         vkr_batch_destroy(dev, batch);
         vkd_close(dev);
@@ -845,6 +939,5 @@ int main(int argc, char **argv)
     free(words);
     free(out);
     free(operands);
-    free(ref);
     return 0;
 }
