@@ -1114,6 +1114,31 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
 
 /* One case, s the instance's spec: its draws are the prefill's, each lane's
  * design's, then the placement's. */
+/* V_DIV_FMAS with VCC set scales the sum by 2^64 or 2^-64
+ * (rdna2_div_fmas_scale).  A tie or near tie scaled below f32's normal
+ * range is none (its half unit off the subnormal grid), nor is a double
+ * round scaled out of the range either way (the scaled product rounds to
+ * a subnormal or infinity); such cases were made again (4.5-5% of the tie
+ * and near-tie classes' cases, 13% of the double-round's: bench_rdna2
+ * --per-class, attempts 1.05 and 1.22 against v_fma_f32's 1.00 and 1.08).
+ * A tie scaled past the largest finite value is still one (its rounding's
+ * position; the result infinity) and keeps its VCC.  Where the VCC drawn
+ * would lose the class, it is left clear, after every draw: the case's
+ * draws and the cases after it are as they were.  The sum's size from
+ * doubles (the product exact, the sum within a rounding), a binade's margin. */
+static void vcc_keeps_class(const isa_instance *in, gen_class c, uint32_t *w)
+{
+    if (!w[3] || (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_DOUBLE_ROUND))
+        return;
+    double x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = fp_fast_f32_to_double(rdna2_sign_mods(w[i], 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
+                                                     BIT(in->ctrl[CTRL_NEG], i)));
+    double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, w[2]));
+    if (scaled < 0x1p-125 || (c == GEN_DOUBLE_ROUND && scaled >= 0x1p127))
+        w[3] = 0;
+}
+
 static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
     placing p;
@@ -1129,6 +1154,8 @@ static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_clas
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
     place(in, &p, r, v, w);
+    if (in->op->form == RDNA2_DIV_FMAS)
+        vcc_keeps_class(in, c, w);
     return reachable;
 }
 
@@ -1484,6 +1511,9 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
             reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
         place(in, &plan, &r[i], v[i], words + i * op->n_in);
     }
+    if (op->form == RDNA2_DIV_FMAS)
+        for (size_t i = 0; i < n; i++)
+            vcc_keeps_class(in, c[i], words + i * op->n_in);
 }
 
 void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
