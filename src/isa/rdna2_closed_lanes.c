@@ -236,6 +236,8 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
     }
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     vl usable = st->live;
+    if (c == GEN_DOUBLE_ROUND)  /* a product f32 holds rounds once (rdna2_closed_design) */
+        usable &= to_f32(pr.x) != pr.x;
     if (unfused) {
         /* The sum starts from the product rounded to f32, flushed when subnormal. */
         pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
