@@ -302,14 +302,20 @@ static double timed(const bench_set *s, int what, double seconds)
 
 /* The pipeline figure of an op, measured in rounds: every op's pipeline
  * takes --seconds / PIPELINE_ROUNDS of passes a round, the ops in turn,
- * and the figure is the median of all its passes.  Timed in one window an
+ * and the figure is the median of all its passes.  Each op's job (its
+ * cases' words, outputs and reference outputs, about 3 MB at the default
+ * --batch) is kept until the rounds end.  Timed in one window an
  * op at a time, a slow spell of this shared machine (a second or two at
  * 0.7 of the speed) fell on one op's window whole: v_fma_f32 read 34-37 M
  * cases/s in three of eight runs of scripts/bench and 43-48 in the other
  * five, v_fmac_f32 (the same form, next in the table) 44-47 in the first
  * three.  Spread over the table's time, a spell takes a like share of every
  * op's passes and the median leaves it out. */
-enum { PIPELINE_ROUNDS = 10, PIPELINE_PASSES_MAX = 4096 };
+enum {
+    PIPELINE_ROUNDS = 10,
+    PIPELINE_ROUND_PASSES = 2048,
+    PIPELINE_PASSES_MAX = PIPELINE_ROUNDS * PIPELINE_ROUND_PASSES
+};
 typedef struct {
     isa_instance in;
     gen_class classes[GEN_CLASS_COUNT];
@@ -354,14 +360,16 @@ static void pipeline_job_free(pipeline_job *j)
         free(j->words), free(j->out), free(j->ref), free(j);
 }
 
-/* One round of the job's passes: at least one, for `seconds` in all.  Each
- * pass makes the cases again ISA_GENERATE_BLOCK at a time, as a campaign's
- * generation threads do, and compares its outputs with the reference's,
- * as a campaign compares the host's with the device's. */
+/* One round of the job's passes: at least one, for `seconds` in all, at
+ * most PIPELINE_ROUND_PASSES (so each round has its share of the array).
+ * Each pass makes the cases again ISA_GENERATE_BLOCK at a time, as a
+ * campaign's generation threads do, and compares its outputs with the
+ * reference's, as a campaign compares the host's with the device's. */
 static void pipeline_round(pipeline_job *j, double seconds)
 {
     static isa_verdict vs[ISA_GENERATE_BLOCK];
     const isa_op *op = j->in.op;
+    unsigned end = j->passes + PIPELINE_ROUND_PASSES;
     double start = now(), t = start;
     do {
         double t0 = t;
@@ -372,7 +380,7 @@ static void pipeline_round(pipeline_job *j, double seconds)
         j->same &= memcmp(j->out, j->ref, (size_t)j->count * op->n_out * 4) == 0;
         t = now();
         j->pass_seconds[j->passes++] = t - t0;
-    } while (t - start < seconds && j->passes < PIPELINE_PASSES_MAX);
+    } while (t - start < seconds && j->passes < end);
 }
 
 /* An op's line of the main table, kept until the pipeline rounds are done. */

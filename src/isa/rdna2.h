@@ -98,8 +98,9 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c);
 uint32_t rdna2_closed_mask(const rdna2_lane *s);
 bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t v[3]);
 /* The binades [lo, hi] a closed design draws the product's top from (the
- * class's range clipped to the products the factors, or a and K, can make);
- * false where none is left. */
+ * class's range clipped to the products the factors, or a and K, can make;
+ * K as b's overflow class under a K too small for the top binades: the
+ * largest products a and K make); false where none is left. */
 bool rdna2_closed_target_range(const rdna2_lane *s, gen_class c, int *lo, int *hi);
 /* That range, [lo, hi], made the range of the tie shapes that cancel the
  * product's head (rdna2_closed.c's tie_value, shapes 0-2): another where c

@@ -23,7 +23,11 @@
  * generic design aims at (an f16 c of an f32 result needs a short product
  * within its reach), clipped to what the factors can make; a K as b fixes
  * one factor, and a's binade puts the product at the target.  Where that
- * range is empty the generic design takes the lane (rdna2_closed_covers).
+ * range is empty the generic design takes the lane (rdna2_closed_covers),
+ * but for K as b's overflow class under a K too small for any a to reach
+ * the top binades: the product as large as a makes it, c taking the sum
+ * there.  A near tie's product wider than c is drawn no lower than the
+ * generic design's floor (rdna2_near_tie_floor).
  *
  * Every value is exact in double: the product of two significands of at
  * most 24 bits, and sums spanning at most 50 bits.  Nothing here decides a
@@ -170,11 +174,14 @@ bool rdna2_closed_covers(const rdna2_lane *s, gen_class c)
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
     if (s->unfused && (d != &fp_f32 || !uniform))
         return false;
-    /* A near tie where the formats differ only with an f16 c, or a c of
-     * the result's format: with an f32 c of an f16 result the offsets below
-     * half a unit reach bits c cannot hold more often than in the generic
-     * design (28-49% verified against 55-64%; the generic design, aiming
-     * from the product rounded to f32 since 2026-12, 99.95-100%).  An f16
+    /* A near tie where the formats differ only with an f16 c, a c of the
+     * result's format, or an f32 c of an f16 result where the sum rounds to
+     * f32 first (a MIX f16 form's record): aimed from the product rounded
+     * so, as the generic design aims, 100% (2026-12; 1,417 to 546
+     * instructions a case).  Rounding once, an f32 c of an f16 result stays
+     * the generic design's: its offsets below half a unit reach bits c
+     * cannot hold more often (28-49% verified against 55-64%, before the
+     * generic design aimed from the rounded product: 99.95-100% since).  An f16
      * c of an f16 result: 100% against 87-99.9%, at a half to a fifth of
      * the cost; of an f32 result, with offsets no deeper than c reaches
      * (near_tie_depth), 100% as the generic design, and V_FMA_MIX_F32's
@@ -367,7 +374,8 @@ static double on_side(const fp_format *f, const fp_format *fc, double ax, gen_cl
  * d (a product short enough for c to reach either); where c cannot hold the
  * difference, a c of the product's sign: far below a product in the top two
  * binades already, or in them above one below (K as b too small for a to
- * take the product there: rdna2_closed_target_range). */
+ * take the product there: rdna2_closed_target_range; f32 throughout, and
+ * no abs to force c's sign against the product's). */
 static bool overflow_addend(const fp_format *fc, const fp_format *d, double x, uint64_t d1, uint64_t d2, gen_rng *r,
                             uint64_t *c)
 {
@@ -379,7 +387,7 @@ static bool overflow_addend(const fp_format *fc, const fp_format *d, double x, u
         return true;
     int ex = fp_dexp(fp_dabs(x));
     int e = ex >= d->emax - 1 ? max_int(fc->emin, min_int(fc->emax, ex - field(d2, 48, 12, 40)))
-                              : field(d2, 48, d->emax - 1, min_int(d->emax, fc->emax));
+                              : field(d2, 48, d->emax - 1, max_int(d->emax - 1, min_int(d->emax, fc->emax)));
     *c = value_bits(fc, x < 0, e, d3 >> 24);
     return true;
 }

@@ -180,7 +180,7 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, int side, vu
          * below (overflow_addend's). */
         vl ex = dexp(dabs(x));
         vl far = max_l(ALL(Fc.emin), min_l(ALL(Fc.emax), ex - field(d2, 48, ALL(12), ALL(40))));
-        vl top = field(d2, 48, ALL(Fd.emax - 1), ALL(Fd.emax < Fc.emax ? Fd.emax : Fc.emax));
+        vl top = field(d2, 48, ALL(Fd.emax - 1), ALL(Fd.emax <= Fc.emax ? Fd.emax : Fd.emax - 1));
         vl e = pick(ex >= Fd.emax - 1, far, top);
         vu below = value_bits(Fc, negative, e, d3 >> 24);
         aimed = (vu)pick(*ok, (vl)aimed, (vl)below);

@@ -1112,23 +1112,24 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
     }
 }
 
-/* One case, s the instance's spec: its draws are the prefill's, each lane's
- * design's, then the placement's. */
 /* V_DIV_FMAS with VCC set scales the sum by 2^64 or 2^-64
- * (rdna2_div_fmas_scale).  A tie or near tie scaled below f32's normal
- * range is none (its half unit off the subnormal grid), nor is a double
- * round scaled out of the range either way (the scaled product rounds to
- * a subnormal or infinity); such cases were made again (4.5-5% of the tie
- * and near-tie classes' cases, 13% of the double-round's: bench_rdna2
+ * (rdna2_div_fmas_scale) before its one rounding (div_fmas_order's
+ * default; after-rounding rounds the sum unscaled first, and that rounding
+ * has the class whatever the scaling does).  A tie or near tie scaled below
+ * f32's normal range is none (its half unit off the subnormal grid), nor is
+ * a double round scaled out of the range either way (the scaled product
+ * rounds to a subnormal or infinity); such cases were made again (5% of the
+ * tie and near-tie classes' cases, 13% of the double-round's: bench_rdna2
  * --per-class, attempts 1.05 and 1.22 against v_fma_f32's 1.00 and 1.08).
- * A tie scaled past the largest finite value is still one (its rounding's
- * position; the result infinity) and keeps its VCC.  Where the VCC drawn
- * would lose the class, it is left clear, after every draw: the case's
- * draws and the cases after it are as they were.  The sum's size from
- * doubles (the product exact, the sum within a rounding), a binade's margin. */
+ * A tie or near tie scaled past the largest finite value is still one (its
+ * rounding's position; the result infinity) and keeps its VCC.  Where the
+ * VCC drawn would lose the class, it is left clear, after every draw: the
+ * case's draws and the cases after it are as they were.  The sum's size
+ * from doubles (the product exact, the sum within a rounding), a binade's
+ * margin. */
 static void vcc_keeps_class(const isa_instance *in, gen_class c, uint32_t *w)
 {
-    if (!w[3] || (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_DOUBLE_ROUND))
+    if (!w[3] || (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_DOUBLE_ROUND) || in->param[PARAM_DIV_FMAS_ORDER])
         return;
     double x[3];
     for (int i = 0; i < 3; i++)
@@ -1139,6 +1140,8 @@ static void vcc_keeps_class(const isa_instance *in, gen_class c, uint32_t *w)
         w[3] = 0;
 }
 
+/* One case, s the instance's spec: its draws are the prefill's, each lane's
+ * design's, then the placement's (V_DIV_FMAS's VCC then kept or cleared). */
 static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_class c, gen_rng *r, uint32_t *w)
 {
     placing p;
