@@ -289,24 +289,24 @@ static void closed_lane_rates(void)
 }
 
 /* One construction, no rebuild, of the fused and legacy f32 forms' ties,
- * near ties and double rounds: each hits at least 99% (measured 100%).
- * V_DIV_FMAS with VCC set scales the sum by 2^64 or 2^-64: a tie or near
- * tie scaled below f32's normal range is none, nor a double round scaled
- * out of it, so such a VCC is left clear (vcc_keeps_class: 95.0%, 95.5%
- * and 81.4% before), and VCC (drawn in a quarter) is still set on an
- * eighth of the cases or more (19% of the ties, 14% of the double rounds);
- * where the sum is rounded before it is scaled (div_fmas_order=
- * after-rounding) the classes are the unscaled rounding's, and VCC stays
- * as drawn (a fifth or more).  A double round's product is one f32 cannot
- * hold (one it holds rounds once: 91.9% before, every miss such a
- * product). */
+ * near ties and double rounds: each hits at least 99% (measured 100%),
+ * V_DIV_FMAS's ties and near ties at least 93% (95%: with VCC set, a
+ * quarter of the cases, the sum is scaled by 2^64 or 2^-64, and a tie
+ * scaled below f32's normal range is none).  A double round's product is
+ * one f32 cannot hold (one it holds rounds once: 91.9% before, every miss
+ * such a product), and V_DIV_FMAS's VCC is left clear where the scaling
+ * would take a double round out of the normal range (vcc_keeps_class:
+ * 81.4% before); VCC is still set on an eighth of those cases or more
+ * (14%), and where the sum is rounded before it is scaled
+ * (div_fmas_order=after-rounding: the class is the unscaled rounding's) on
+ * a fifth or more (25%, as drawn). */
 static void first_constructions(void)
 {
     static const struct {
         const char *op, *params;
-        unsigned vcc_floor;  /* of 100, VCC set (V_DIV_FMAS) */
-    } rows[] = {{"v_div_fmas_f32", "", 12}, {"v_div_fmas_f32", "div_fmas_order=after-rounding", 20},
-                {"v_fma_f32", "", 0}, {"v_mad_f32", "", 0}};
+        unsigned tie_floor, vcc_floor;  /* of 100: ties and near ties hit; VCC set (V_DIV_FMAS) */
+    } rows[] = {{"v_div_fmas_f32", "", 93, 12}, {"v_div_fmas_f32", "div_fmas_order=after-rounding", 93, 20},
+                {"v_fma_f32", "", 99, 0}, {"v_mad_f32", "", 99, 0}};
     static const gen_class classes[] = {GEN_TIE, GEN_NEAR_TIE, GEN_DOUBLE_ROUND};
     const unsigned per = 4000;
     for (size_t o = 0; o < sizeof rows / sizeof rows[0]; o++) {
@@ -327,10 +327,11 @@ static void first_constructions(void)
                 hit += (t.classes >> c) & 1;
                 vcc += div_fmas && (w[3] & 1);
             }
-            CHECK(hit >= per * 99 / 100, "%s %s %s: hit at one construction %u of %u", op->name, rows[o].params,
+            unsigned floor = c == GEN_DOUBLE_ROUND ? 99 : rows[o].tie_floor;
+            CHECK(hit >= per * floor / 100, "%s %s %s: hit at one construction %u of %u", op->name, rows[o].params,
                   gen_class_name(c), hit, per);
-            CHECK(!div_fmas || vcc >= per * rows[o].vcc_floor / 100, "%s %s %s: VCC set in %u of %u", op->name,
-                  rows[o].params, gen_class_name(c), vcc, per);
+            CHECK(!div_fmas || c != GEN_DOUBLE_ROUND || vcc >= per * rows[o].vcc_floor / 100,
+                  "%s %s %s: VCC set in %u of %u", op->name, rows[o].params, gen_class_name(c), vcc, per);
         }
     }
 }

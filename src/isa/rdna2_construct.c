@@ -1114,29 +1114,33 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
 
 /* V_DIV_FMAS with VCC set scales the sum by 2^64 or 2^-64
  * (rdna2_div_fmas_scale) before its one rounding (div_fmas_order's
- * default; after-rounding rounds the sum unscaled first, and that rounding
- * has the class whatever the scaling does).  A tie or near tie scaled below
- * f32's normal range is none (its half unit off the subnormal grid), nor is
- * a double round scaled out of the range either way (the scaled product
- * rounds to a subnormal or infinity); such cases were made again (5% of the
- * tie and near-tie classes' cases, 13% of the double-round's: bench_rdna2
- * --per-class, attempts 1.05 and 1.22 against v_fma_f32's 1.00 and 1.08).
- * A tie or near tie scaled past the largest finite value is still one (its
- * rounding's position; the result infinity) and keeps its VCC.  Where the
- * VCC drawn would lose the class, it is left clear, after every draw: the
- * case's draws and the cases after it are as they were.  The sum's size
- * from doubles (the product exact, the sum within a rounding), a binade's
- * margin. */
-static void vcc_keeps_class(const isa_instance *in, gen_class c, uint32_t *w)
+ * default; after-rounding rounds the sum unscaled first, and the class is
+ * that rounding's whatever the scaling does).  A double round scaled out
+ * of f32's normal range is none (the scaled product rounds to a subnormal
+ * or to infinity): 13% of the double-round class's cases were made again
+ * (bench_rdna2 --per-class: 1.22 attempts a case against v_fma_f32's
+ * 1.08).  Where the VCC drawn would do that, it is left clear, after every
+ * draw: the case's draws and the cases after it are as they were.  The
+ * sum's size from doubles (the product exact, the sum within a rounding),
+ * a binade's margin.  Not for ties and near ties, which lose the class
+ * only scaled below the normal range (5% of their cases): the check on a
+ * quarter of them cost more than those cases' rebuilds (tests/gen_count,
+ * the tie class 7% slower with it, the double-round class 6% faster). */
+static inline bool vcc_in_question(const isa_instance *in, gen_class c, const uint32_t *w)
 {
-    if (!w[3] || (c != GEN_TIE && c != GEN_NEAR_TIE && c != GEN_DOUBLE_ROUND) || in->param[PARAM_DIV_FMAS_ORDER])
-        return;
+    /* One branch, rarely taken (a quarter of a class in eight): as two,
+     * the first (VCC set, at random) mispredicted a quarter of the time. */
+    return ((w[3] & 1) & (c == GEN_DOUBLE_ROUND)) && !in->param[PARAM_DIV_FMAS_ORDER];
+}
+
+static void vcc_keeps_class(const isa_instance *in, uint32_t *w)
+{
     double x[3];
     for (int i = 0; i < 3; i++)
         x[i] = fp_fast_f32_to_double(rdna2_sign_mods(w[i], 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
                                                      BIT(in->ctrl[CTRL_NEG], i)));
     double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, w[2]));
-    if (scaled < 0x1p-125 || (c == GEN_DOUBLE_ROUND && scaled >= 0x1p127))
+    if (scaled < 0x1p-125 || scaled >= 0x1p127)
         w[3] = 0;
 }
 
@@ -1157,8 +1161,8 @@ static bool construct_case(const isa_instance *in, const rdna2_lane *s, gen_clas
     for (int lane = 0; lane < lanes_of(in->op); lane++)
         reachable &= design_lane(s, c, r, v[lane]);
     place(in, &p, r, v, w);
-    if (in->op->form == RDNA2_DIV_FMAS)
-        vcc_keeps_class(in, c, w);
+    if (in->op->form == RDNA2_DIV_FMAS && vcc_in_question(in, c, w))
+        vcc_keeps_class(in, w);
     return reachable;
 }
 
@@ -1516,7 +1520,8 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     }
     if (op->form == RDNA2_DIV_FMAS)
         for (size_t i = 0; i < n; i++)
-            vcc_keeps_class(in, c[i], words + i * op->n_in);
+            if (vcc_in_question(in, c[i], words + i * op->n_in))
+                vcc_keeps_class(in, words + i * op->n_in);
 }
 
 void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
