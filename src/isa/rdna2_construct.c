@@ -1303,17 +1303,32 @@ static bool sum_lanes_cover(const rdna2_lane *s)
     return subnormal_for_lanes(s) && no_subnormal_ties(s) && rdna2_subnormal_sum_lanes_cover(s);
 }
 
+/* Whether a lane's subnormal cases go through design()'s one coin for K
+ * as b, fused, where K has bits below 2^0 (no_subnormal_ties' integer Ks
+ * take the sum lanes): the operands design one time in three, a vector at
+ * a time, else the aimed design (subnormal_with_k first), case by case.
+ * Case by case (design_lane) the coin, its mispredicted branch and the
+ * loop's own work were a fifth of such a case: v_fmamk_f32 under K =
+ * 0xbcf6e801, 1,016 instructions a subnormal case against 477 under its
+ * default K (callgrind). */
+static bool k_aimed_cover(const rdna2_lane *s)
+{
+    return s->fixed == 1 && !s->unfused && subnormal_for_lanes(s) && !sum_never_tiny(s) && !no_subnormal_ties(s) &&
+           rdna2_subnormal_operands_lanes_cover(s);
+}
+
 /* How a block's subnormal cases are designed: by design()'s coins
- * (subnormal_coins_block: grid_lanes_cover's, or sum_lanes_cover's),
- * all by the operands design (operands_lanes_cover), or case by case
- * (design_lane). */
-enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_SUM, SUBNORMAL_OPERANDS };
+ * (subnormal_coins_block: grid_lanes_cover's, sum_lanes_cover's or
+ * k_aimed_cover's), all by the operands design (operands_lanes_cover), or
+ * case by case (design_lane). */
+enum { SUBNORMAL_BY_CASE, SUBNORMAL_GRID, SUBNORMAL_SUM, SUBNORMAL_OPERANDS, SUBNORMAL_K_AIMED };
 
 static int subnormal_route(const rdna2_lane *s)
 {
     return grid_lanes_cover(s)         ? SUBNORMAL_GRID
            : sum_lanes_cover(s)        ? SUBNORMAL_SUM
            : operands_lanes_cover(s)   ? SUBNORMAL_OPERANDS
+           : k_aimed_cover(s)          ? SUBNORMAL_K_AIMED
                                        : SUBNORMAL_BY_CASE;
 }
 
@@ -1406,8 +1421,10 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
 {
     /* sum_last (sum_lanes_cover's route) is a constant of each call; the
      * grid lanes' lanes are fused with no literal, the sum lanes' legacy
-     * (no literal or K as b) or fused with K as b. */
-    unsigned sum_coin = sum_last && s->unfused, grid_coin = !sum_last || s->fixed < 0;
+     * (no literal or K as b) or fused with K as b, k_aimed_cover's fused
+     * with K as b: design() draws the grid coin only where there is no
+     * literal. */
+    unsigned sum_coin = sum_last && s->unfused, grid_coin = s->fixed < 0;
     bool aimed_lanes = rdna2_subnormal_aimed_lanes_cover(s);
     int rest = sum_last ? FIRST_SUM : FIRST_AIMED;
     uint32_t cases[CLOSED_BLOCK];
@@ -1502,7 +1519,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     for (int k = 0; k < GEN_CLASS_COUNT; k++)
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
-    if (subnormal == SUBNORMAL_GRID)
+    if (subnormal == SUBNORMAL_GRID || subnormal == SUBNORMAL_K_AIMED)
         subnormal_coins_block(s, lanes, false, c, r, n, state, v);
     else if (subnormal == SUBNORMAL_SUM)
         subnormal_coins_block(s, lanes, true, c, r, n, state, v);
