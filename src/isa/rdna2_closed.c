@@ -413,16 +413,7 @@ static bool addend(const rdna2_lane *s, double x, gen_class c, uint64_t d0, uint
     }
     case GEN_OVERFLOW:
         return overflow_addend(fc, d, x, d1, d2, r, bits);
-    case GEN_DOUBLE_ROUND: {
-        /* A tie for the product rounded to f32: the sum of the exact product
-         * is then just off it, and a second rounding would land on it. */
-        double xr = (double)(float)x, v;
-        if (!tie_value(d, fc, fp_dabs(xr), GEN_TIE, d0, d1, d2, r, &v))
-            return false;
-        v = on_side(d, fc, fp_dabs(xr), GEN_TIE, d1, d2, rdna2_forced_side(s), v);
-        return gen_double_bits(fc, (xr < 0 ? -v : v) - xr, bits);
-    }
-    default: {
+    default: {  /* tie and near tie; a double round is a tie of the product rounded (rdna2_closed_design) */
         double v;
         if (!tie_value(d, fc, fp_dabs(x), c, d0, d1, d2, r, &v))
             return false;
@@ -595,9 +586,13 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
             if (fp_dabs(pr.x) < 0x1p-126)
                 continue;
         }
-        if (c == GEN_NEAR_TIE && s->rounds_twice)
-            pr.x = (double)(float)pr.x;  /* aimed from what the f16 rounding sees (the generic design's way) */
-        if (!addend(s, pr.x, c, d0, d1, d2, r, &v[2]))
+        /* A double round is a tie for the product rounded to f32 (the sum
+         * of the exact product is then just off it, and a second rounding
+         * would land on it); a near tie where the sum rounds to f32 first
+         * is aimed from what the f16 rounding sees (the generic design's way). */
+        if (c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && s->rounds_twice))
+            pr.x = (double)(float)pr.x;
+        if (!addend(s, pr.x, c == GEN_DOUBLE_ROUND ? GEN_TIE : c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;
         v[1] = pr.b;

@@ -28,7 +28,7 @@ typedef struct {
     int side;        /* rdna2_forced_side */
     int short_mode;  /* a short product: SHORT_NEVER, SHORT_ALWAYS or SHORT_COIN (d1's bit 49) */
     int budget;      /* a short product's significant bits (pick_products counts K's own where it is b) */
-    bool rounds_twice;  /* the lane's: a near tie aims from the product rounded to f32 */
+    bool rounds_twice;  /* the lane's (a MIX f16 form's record): a near tie aims from the product rounded to f32 */
     double k;        /* K's value; its top bit's exponent, its bits above the lowest */
     int k_exp, k_span;
     uint64_t k_bits;
@@ -187,16 +187,7 @@ LANES vu addends(lane_format Fc, lane_format Fd, vd x, gen_class c, int side, vu
         *ok = ALL(-1);
         return aimed;
     }
-    case GEN_DOUBLE_ROUND: {
-        /* A tie for the product rounded to f32. */
-        vd xr = widen_f32(__builtin_convertvector(x, vf));
-        vd v = tie_values(Fd, Fc, dabs(xr), GEN_TIE, d0, d1, d2, st, &fail);
-        v = on_sides(Fd, Fc, dabs(xr), GEN_TIE, d1, d2, side, fail, v);
-        vu bits = double_bits(Fc, pickd(xr < 0, -v, v) - xr, ok);
-        *ok &= ~fail;
-        return bits;
-    }
-    default: {
+    default: {  /* tie and near tie; a double round is a tie of the product rounded (attempt) */
         vd v = tie_values(Fd, Fc, dabs(x), c, d0, d1, d2, st, &fail);
         v = on_sides(Fd, Fc, dabs(x), c, d1, d2, side, fail, v);
         vu bits = double_bits(Fc, pickd(negative, -v, v) - x, ok);
@@ -243,14 +234,15 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
         pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
         usable &= ~(dabs(pr.x) < 0x1p-126);
     }
-    /* Aimed from what the f16 rounding sees (rdna2_closed_design's way).  A
-     * uniform lane's f16 product is an f32 already: the mixed lanes only. */
-    if (mixed && c == GEN_NEAR_TIE && P->rounds_twice)
-        pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
+    /* A double round: a tie for the product rounded to f32; a near tie
+     * where the sum rounds to f32 first: aimed from what the f16 rounding
+     * sees (rdna2_closed_design's). */
+    if (c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && P->rounds_twice))
+        pr.x = to_f32(pr.x);
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
     vl ok;
-    vu cb = addends(FS.c, FS.d, pr.x, c, P->side, d0, d1, d2, &drawing, &ok);
+    vu cb = addends(FS.c, FS.d, pr.x, c == GEN_DOUBLE_ROUND ? GEN_TIE : c, P->side, d0, d1, d2, &drawing, &ok);
     st->s = drawing.s;
     ok &= usable;
     if (flip >= 0) {

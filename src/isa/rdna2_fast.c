@@ -546,6 +546,8 @@ static inline uint32_t clamp_bits(uint32_t r, uint32_t sign, uint32_t one, uint3
     uint32_t c = r > one ? one : r;
     return zero ? 0 : c;
 }
+static inline uint32_t clamp_f32(uint32_t r) { return clamp_bits(r, 0x80000000u, 0x3f800000u, 0x7f800000u); }
+static inline uint32_t clamp_f16(uint32_t h) { return clamp_bits(h, 0x8000u, 0x3c00u, 0x7c00u); }
 
 /* omod (where the model applies it; seldom: a scalar loop), then clamp, on a
  * block's rounded results of format f, as fast_one applies them. */
@@ -558,10 +560,10 @@ static void post_block(const isa_instance *in, const fp_format *f, bool with_omo
         return;
     if (f == &fp_f16)
         for (size_t t = 0; t < m; t++)
-            out[t] = clamp_bits(out[t], 0x8000u, 0x3c00u, 0x7c00u);
+            out[t] = clamp_f16(out[t]);
     else
         for (size_t t = 0; t < m; t++)
-            out[t] = clamp_bits(out[t], 0x80000000u, 0x3f800000u, 0x7f800000u);
+            out[t] = clamp_f32(out[t]);
 }
 
 static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t sign_bit, uint32_t abs,
@@ -713,7 +715,7 @@ static void clamp_f16_block(const isa_instance *in, uint16_t *h, size_t m)
 {
     if (in->ctrl[CTRL_CLAMP])
         for (size_t t = 0; t < m; t++)
-            h[t] = (uint16_t)clamp_bits(h[t], 0x8000u, 0x3c00u, 0x7c00u);
+            h[t] = (uint16_t)clamp_f16(h[t]);
 }
 
 /* A form's arithmetic on a block of gathered sources (fp_fast_fma32_array's shape). */
