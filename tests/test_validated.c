@@ -3,7 +3,9 @@
  * record outlives the process (read back from the cache file); a record
  * cut short is dropped without misaligning those appended after it; a
  * full file is started afresh; without a cache directory the record is
- * the process's own.  And eng_module_build records a module it validated
+ * the process's own; read ahead on a thread of its own, it is the same
+ * record, whichever of that thread and the first call comes first.  And
+ * eng_module_build records a module it validated
  * and skips the validator for one recorded, as its file shows. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,45 @@ static void no_directory(void)
     CHECK(eng_validated_seen(&m, VK12), "without a cache directory: the process's record is lost");
 }
 
+static long read_first_record(unsigned char rec[16])
+{
+    FILE *f = fopen(file, "rb");
+    long got = f ? (long)fread(rec, 1, 16, f) : -1;
+    if (f)
+        fclose(f);
+    return got;
+}
+
+static void preloaded(void)
+{
+    setenv("XDG_CACHE_HOME", dir, 1);
+    unlink(file);
+    eng_validated_reset();
+    uint32_t wa[16], wb[16];
+    spv_module a = module_of(wa, 11), b = module_of(wb, 12);
+    eng_validated_add(&a, VK12);
+    /* The same record twice (runs side by side may both append it). */
+    unsigned char rec[16];
+    CHECK(read_first_record(rec) == 16, "the record of a module was not written");
+    FILE *f = fopen(file, "ab");
+    fwrite(rec, 16, 1, f);
+    fclose(f);
+    for (int round = 0; round < 2; round++) {  /* the thread first, then (likely) the call first */
+        eng_validated_reset();
+        eng_validated_preload();
+        if (round == 0)
+            usleep(20000);
+        CHECK(eng_validated_seen(&a, VK12), "round %d: a recorded module is unknown after the read ahead", round);
+        CHECK(!eng_validated_seen(&b, VK12), "round %d: a module never recorded is known", round);
+    }
+    eng_validated_add(&b, VK12);
+    CHECK(file_size() == 48, "the file holds %ld bytes, not 48 (a record appended after two)", file_size());
+    eng_validated_add(&a, VK12);
+    CHECK(file_size() == 48, "a module read ahead was recorded again (%ld bytes)", file_size());
+    eng_validated_reset();
+    CHECK(eng_validated_seen(&b, VK12), "the record appended after the read ahead was lost");
+}
+
 static void module_build(void)
 {
     setenv("XDG_CACHE_HOME", dir, 1);
@@ -125,6 +166,7 @@ int main(void)
     setenv("XDG_CACHE_HOME", dir, 1);
     eng_validated_reset();
     record();
+    preloaded();
     module_build();
     no_directory();
     unlink(file);

@@ -24,6 +24,7 @@
 #include "findings.h"
 #include "pool.h"
 #include "worker_report.h"
+#include "validated.h"
 #include "report.h"
 #include "io/json.h"
 #include "isa/classify.h"
@@ -981,6 +982,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
     res->n = eng_prepare(o, res->ops, &res->tmpl, &res->usable);
     if (res->n < 0)
         return -res->n;
+    eng_validated_preload();  /* beside the device's opening, off the first pipeline's way */
     res->dev = vkd_open(o->device, o->validation, err, sizeof err);
     if (!res->dev) {
         fprintf(stderr, "tiefuzz run: %s\n", err);

@@ -188,6 +188,27 @@ static void load_locked(void)
     }
 }
 
+static void *preload(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&lock);
+    if (!loaded)
+        load_locked();
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+void eng_validated_preload(void)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return;  /* read on first use instead */
+    pthread_t t;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_create(&t, &attr, preload, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 bool eng_validated_seen(const spv_module *m, uint32_t api)
 {
     key128 k = key_of(m, api);

@@ -25,6 +25,11 @@
 bool eng_validated_seen(const spv_module *m, uint32_t api);
 /* Record that it passed. */
 void eng_validated_add(const spv_module *m, uint32_t api);
+/* Read the record on a thread of its own now, where the caller has other
+ * work before its first module (a campaign opening its device): the first
+ * call above then finds it read, or waits for the rest.  Where no thread
+ * can be started, the first call reads it, as it would without this. */
+void eng_validated_preload(void);
 /* Forget what was read (the next call reads the file again): for tests. */
 void eng_validated_reset(void);
 
