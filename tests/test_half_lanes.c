@@ -1,7 +1,9 @@
 /* fp_fast_fma16_lanes (float lanes) against fp_fast_fma_half_lanes
  * (double lanes, which fast-verdicts holds to the exact model), rounding to
- * odd and to nearest at f32, the double lanes' subnormal halves marked as
- * their caller marks them: every field of every lane the same, on f16 triples drawn to reach each path: any bits (NaNs, infinities, zeros, subnormals), and
+ * odd and to nearest at f32, and fp_fast_fma32_halves_lanes (float lanes)
+ * against fp_fast_fma32_lanes (double lanes), the double lanes' subnormal
+ * halves marked as their caller marks them: every field of every lane the
+ * same, on f16 triples drawn to reach each path: any bits (NaNs, infinities, zeros, subnormals), and
  * significands cut short, so that sums land exactly on ties and near them,
  * cancel to zero, overflow and go tiny.  Lane counts that are not a whole
  * vector exercise the padded tail.  Run in both lane builds (meson.build;
@@ -35,10 +37,19 @@ static uint16_t draw_half(gen_rng *r)
     }
 }
 
+/* The double lanes' caller's mark of subnormal halves, on lane t of l. */
+static void mark_subnormal_halves(fp_fma_lane *l, uint16_t h[3][BLOCK], size_t t)
+{
+    for (int i = 0; i < 3; i++)
+        if ((h[i][t] & 0x7c00) == 0 && (h[i][t] & 0x3ff) != 0)
+            l[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_HALF_LANES_CASES");
     unsigned long cases = env ? strtoul(env, NULL, 10) : 16000000, drawn = 0, differ = 0, ties = 0, nears = 0;
+    unsigned long differ32 = 0, ties32 = 0, nears32 = 0;
     gen_rng r = gen_rng_for(7, 0, 0);
     static uint16_t h[3][BLOCK];
     static uint32_t f[3][BLOCK];
@@ -56,9 +67,7 @@ int main(void)
             fp_fast_fma16_lanes(f[0], f[1], f[2], m, odd, floats);
             fp_fast_fma_half_lanes(f[0], f[1], f[2], m, odd, doubles);
             for (size_t t = 0; t < m; t++) {
-                for (int i = 0; i < 3; i++)  /* the double lanes' caller marks subnormal halves */
-                    if ((h[i][t] & 0x7c00) == 0 && (h[i][t] & 0x3ff) != 0)
-                        doubles[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
+                mark_subnormal_halves(doubles, h, t);  /* as the double lanes' caller does */
                 ties += (doubles[t].flags & FP_LANE_TIE) != 0;
                 nears += (doubles[t].flags & FP_LANE_NEAR) != 0;
                 if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
@@ -72,12 +81,31 @@ int main(void)
                           doubles[t].ulp_exp, doubles[t].msb, doubles[t].big, doubles[t].flags);
             }
         }
+        fp_fast_fma32_halves_lanes(f[0], f[1], f[2], m, floats);
+        fp_fast_fma32_lanes(f[0], f[1], f[2], m, doubles);
+        for (size_t t = 0; t < m; t++) {
+            mark_subnormal_halves(doubles, h, t);
+            ties32 += (doubles[t].flags & FP_LANE_TIE) != 0;
+            nears32 += (doubles[t].flags & FP_LANE_NEAR) != 0;
+            if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
+                continue;
+            if (differ32++ < 5)
+                CHECK(0,
+                      "%04x*%04x+%04x (to f32): float lanes bits %08x unit %d msb %d big %d flags %#x, "
+                      "double lanes %08x %d %d %d %#x",
+                      h[0][t], h[1][t], h[2][t], floats[t].bits, floats[t].ulp_exp, floats[t].msb, floats[t].big,
+                      floats[t].flags, doubles[t].bits, doubles[t].ulp_exp, doubles[t].msb, doubles[t].big,
+                      doubles[t].flags);
+        }
     }
     CHECK(differ == 0, "%lu of %lu lanes differ (each triple rounded both ways)", differ, 2 * drawn);
+    CHECK(differ32 == 0, "%lu of %lu lanes rounded to f32 once differ", differ32, drawn);
+    CHECK(ties32 > drawn / 200 && nears32 > drawn / 2000, "only %lu f32 ties and %lu near ties in %lu triples", ties32,
+          nears32, drawn);
     /* The draws reach the paths that matter (about one in forty a tie). */
     CHECK(ties > drawn / 50 && nears > drawn / 1000, "only %lu ties and %lu near ties in %lu triples", ties, nears,
           drawn);
-    printf("%lu triples rounded both ways, %lu ties, %lu near ties, %s lanes\n", drawn, ties, nears,
-           fp_lanes_wide() ? "wide" : "narrow");
+    printf("%lu triples rounded both ways, %lu ties, %lu near ties; to f32 once, %lu ties, %lu near ties; %s lanes\n",
+           drawn, ties, nears, ties32, nears32, fp_lanes_wide() ? "wide" : "narrow");
     return check_report("half-lanes");
 }

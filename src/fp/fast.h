@@ -159,6 +159,11 @@ void fp_fast_fma_half_lanes(const uint32_t *a, const uint32_t *b, const uint32_t
  * marked FP_LANE_SUBNORMAL_SOURCE here. */
 void fp_fast_fma16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                          fp_fma_lane *out);
+/* round_f32(a*b + c) where a, b and c are f16 values (their f32 bit
+ * patterns), in lanes of float: every field as fp_fast_fma32_lanes reports
+ * it, every lane done, and a lane with a subnormal half marked
+ * FP_LANE_SUBNORMAL_SOURCE here. */
+void fp_fast_fma32_halves_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out);
 /* The legacy multiply-add: round_f32(flush(round_f32(a*b)) + c) of the
  * flushed sources, both roundings reported (an exact zero, infinite or NaN
  * product or sum unrounded, as vector_fused reports its sum), every lane
@@ -201,6 +206,10 @@ void fp_fast_fma16_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint
                                 fp_fma_lane *out);
 void fp_fast_fma16_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                               fp_fma_lane *out);
+void fp_fast_fma32_halves_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                       fp_fma_lane *out);
+void fp_fast_fma32_halves_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                     fp_fma_lane *out);
 void fp_fast_mad32_lanes_narrow(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
                                 fp_fma_lane *product, fp_fma_lane *sum);
 void fp_fast_mad32_lanes_wide(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *product,

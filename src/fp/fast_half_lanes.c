@@ -19,7 +19,12 @@
  *   truncation by the 2^23 trick, t * u and the remainder |S| - t * u are
  *   exact, as fast_fma_lanes.c's round_to argues with 2^52.
  * So every step below is the double lanes' step on the same values, and the
- * results agree (tests/test_half_lanes.c holds the two to that). */
+ * results agree (tests/test_half_lanes.c holds the two to that).
+ *
+ * The same sum rounded to f32 once, round_f32(a*b + c) of f16 values
+ * (V_FMA_MIX_F32 where op_sel_hi makes all three sources halves, its
+ * default), is fp_fast_fma32_lanes's report in float lanes: S is that
+ * rounding already, and report_f32 reads the rest from E (below). */
 #include <string.h>
 #include "fast.h"
 #include "lanes.h"
@@ -103,6 +108,49 @@ LANES h_rounded round_f16(hf S, hf E)
                h_bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | h_bit(tiny) * FP_LANE_TINY |
                h_bit(overflow) * FP_LANE_OVERFLOW | h_bit(inexact) * FP_LANE_INEXACT | h_bit(sign != 0) * FP_LANE_SIGN;
     return (h_rounded){bits, q, msb, flags};
+}
+
+/* round_to(S, &E, 24, -126, 127, NULL, nearest) of fast_fma_lanes.c where
+ * S + E is TwoSum's exact sum of an f16 product and an f16 (S nonzero and
+ * finite): S is the sum rounded to nearest f32 already, and E, with
+ * |E| <= ulp(S) / 2, is what that rounding dropped.  There is no
+ * truncation to make: with u = 2^q the unit of the exact sum's binade
+ * (leading_exp: one below S's where S is a power of two and E negative),
+ * the part of |S + E| under the unit, D, is L (E seen from |S|) where L >= 0
+ * and u + L where L < 0, L >= -u/2 either way (S is the nearest, ties to
+ * even, so a sum below a power of two rounds up to it from no further than
+ * half the unit below it).  Every test compares L with multiples of
+ * 2^(q-7), exactly:
+ * - tie: D = u/2, that is L = u/2, or L = -u/2;
+ * - guard (D >= u/2): a tie, or any L < 0; sticky (D not a multiple of
+ *   u/2): L neither 0 nor u/2 where L >= 0, L not -u/2 where L < 0;
+ * - near: D within 2^(q-7) of u/2 and not a multiple of 2^(q-7) (at least
+ *   8 bits dropped; the multiples in reach are u/2 and u/2 +- 2^(q-7)), so
+ *   strictly between;
+ * - the truncation's lowest bit: S's, flipped where L < 0 (the truncation
+ *   is S less a unit there: at a power of two, all ones);
+ * - no f32 of such a sum is tiny or overflows (2^-48 <= |S| < 2^34). */
+LANES h_rounded report_f32(hf S, hf E)
+{
+    hl sign = (hl)S & H_SIGN;
+    hf H = (hf)((hl)S & ~H_SIGN);
+    hf L = (hf)((hl)E ^ sign);  /* E as seen from |S| */
+    hl msb = leading_exp(H, L);
+    hl q = msb - 23;
+    hf half = (hf)((q + 126) << 23), reach = (hf)((q + 120) << 23);
+    hl below = L < 0;
+    hf edge = h_pickf(below, -half, half);  /* the L whose D is u/2 */
+    hl tie = L == edge;
+    hl inexact = L != 0;
+    hl guard = below | tie;
+    hl sticky = ~tie & (below | inexact);
+    hf lo = h_pickf(below, edge, edge - reach), hi = h_pickf(below, edge + reach, edge);
+    hl near = (L > lo) & (L < hi);
+    hl lsb = ((hl)H & 1) ^ h_bit(below);
+    hl flags = h_bit(tie) * FP_LANE_TIE | h_bit(near) * FP_LANE_NEAR | h_bit(guard) * FP_LANE_GUARD |
+               h_bit(sticky) * FP_LANE_STICKY | lsb * FP_LANE_LSB | h_bit(inexact) * FP_LANE_INEXACT |
+               h_bit(sign != 0) * FP_LANE_SIGN;
+    return (h_rounded){(hl)S, q, msb, flags};
 }
 
 /* f32 bit patterns of f16 values as floats, with which are a subnormal
@@ -193,7 +241,43 @@ LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, b
     h_store(bits, (hl)((hu)(r.q & 0xffff) | (hu)r.msb << 16), (hl)((hu)(big & 0xffff) | (hu)flags << 16), out);
 }
 
+/* HALF_N lanes: vector_fused of fast_fma_lanes.c (no scaling), in float,
+ * for f16 sources: every field as fp_fast_fma32_lanes reports it, every
+ * lane done, and a lane with a subnormal half marked here.  A sum that is
+ * an exact zero, an infinity or a NaN is not rounded, as there. */
+LANES void vector_f32_of_halves(const uint32_t *a, const uint32_t *b, const uint32_t *c, int32_t nan,
+                                fp_fma_lane *out)
+{
+    hl sub = H_ALL(0), special = H_ALL(0);
+    hf A = h_load(a, &sub, &special), B = h_load(b, &sub, &special), C = h_load(c, &sub, &special);
+    hf P = A * B;
+    hf S = P + C, bb = S - P;
+    hf E = (P - (S - bb)) + (C - bb);  /* TwoSum */
+    hl zero = S == 0, is_nan = S != S, is_inf = ((hl)S & ~H_SIGN) == 0x7f800000;
+    hl other = zero | is_nan | is_inf;
+    h_rounded r = report_f32(h_pickf(other, (hf){0} + 1.0f, S), h_pickf(other, (hf){0}, E));
+    hl sign = (hl)S & H_SIGN, sign_flag = h_bit(sign != 0) * FP_LANE_SIGN;
+    hl bits = h_pick(zero, sign, h_pick(is_inf, sign | 0x7f800000, h_pick(is_nan, H_ALL(nan), r.bits)));
+    hl flags = h_pick(zero, H_ALL(FP_LANE_ZERO) | sign_flag | h_bit(P != 0) * FP_LANE_CANCELLED,
+                      h_pick(is_inf, H_ALL(FP_LANE_INF) | sign_flag, h_pick(is_nan, H_ALL(FP_LANE_NAN), r.flags)));
+    flags |= h_bit(sub) * FP_LANE_SUBNORMAL_SOURCE | h_bit(special) * FP_LANE_SPECIAL_SOURCE | FP_LANE_DONE;
+    hl ep = h_dexp((hf)((hl)P & ~H_SIGN)), ec = h_dexp((hf)((hl)C & ~H_SIGN));
+    hl big = h_pick(ec > ep, ec, ep);
+    h_store(bits, (hl)((hu)(r.q & 0xffff) | (hu)r.msb << 16), (hl)((hu)(big & 0xffff) | (hu)flags << 16), out);
+}
+
 #define ENTRY LANES_ENTRY
+
+/* The last m < HALF_N lanes of a, b, c, padded with 1.0 to a whole vector. */
+static void pad_halves(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa,
+                       uint32_t *pb, uint32_t *pc)
+{
+    for (size_t j = 0; j < HALF_N; j++) {
+        pa[j] = j < m ? a[j] : 0x3f800000u;
+        pb[j] = j < m ? b[j] : 0x3f800000u;
+        pc[j] = j < m ? c[j] : 0x3f800000u;
+    }
+}
 
 /* f16_lanes with `odd` a constant of each call. */
 LANES void f16_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
@@ -203,14 +287,9 @@ LANES void f16_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, siz
     for (; i + HALF_N <= n; i += HALF_N)
         vector_f16(a + i, b + i, c + i, odd, nan, out + i);
     if (i < n) {
-        /* The last lanes padded with 1.0 to a whole vector. */
         uint32_t pa[HALF_N], pb[HALF_N], pc[HALF_N];
         fp_fma_lane po[HALF_N];
-        for (size_t j = 0; j < HALF_N; j++) {
-            pa[j] = i + j < n ? a[i + j] : 0x3f800000u;
-            pb[j] = i + j < n ? b[i + j] : 0x3f800000u;
-            pc[j] = i + j < n ? c[i + j] : 0x3f800000u;
-        }
+        pad_halves(a + i, b + i, c + i, n - i, pa, pb, pc);
         vector_f16(pa, pb, pc, odd, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
@@ -230,10 +309,36 @@ void LANES_API(fp_fast_fma16_lanes)(const uint32_t *a, const uint32_t *b, const 
     f16_lanes(a, b, c, n, odd, out);
 }
 
+ENTRY void f32_of_halves_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+{
+    int32_t nan = (int32_t)fp_default_nan(&fp_f32);
+    size_t i = 0;
+    for (; i + HALF_N <= n; i += HALF_N)
+        vector_f32_of_halves(a + i, b + i, c + i, nan, out + i);
+    if (i < n) {
+        uint32_t pa[HALF_N], pb[HALF_N], pc[HALF_N];
+        fp_fma_lane po[HALF_N];
+        pad_halves(a + i, b + i, c + i, n - i, pa, pb, pc);
+        vector_f32_of_halves(pa, pb, pc, nan, po);
+        memcpy(out + i, po, (n - i) * sizeof *po);
+    }
+}
+
+void LANES_API(fp_fast_fma32_halves_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,
+                                           fp_fma_lane *out)
+{
+    f32_of_halves_lanes(a, b, c, n, out);
+}
+
 #ifndef LANES_WIDE
 void fp_fast_fma16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                          fp_fma_lane *out)
 {
     LANES_PICK(fp_fast_fma16_lanes)(a, b, c, n, odd, out);
+}
+
+void fp_fast_fma32_halves_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+{
+    LANES_PICK(fp_fast_fma32_halves_lanes)(a, b, c, n, out);
 }
 #endif

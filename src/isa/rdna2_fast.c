@@ -1049,8 +1049,9 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
 
 /* ---- verdicts, many tuples: in vectors ----
  *
- * fp_fast_fma32_lanes (every lane of the fused f32 forms),
- * fp_fast_fma16_lanes (every lane of V_FMA_F16, V_FMAC_F16 and the packed
+ * fp_fast_fma32_lanes (every lane of the fused f32 forms but
+ * V_FMA_MIX_F32's where op_sel_hi makes all three sources halves:
+ * fp_fast_fma32_halves_lanes, in float lanes), fp_fast_fma16_lanes (every lane of V_FMA_F16, V_FMAC_F16 and the packed
  * forms, whose sources are all f16, and of the MIX f16 forms where op_sel_hi
  * makes all three sources halves), fp_fast_fma_half_lanes (the MIX f16
  * forms with an f32 source, all but a few lanes) and
@@ -1199,6 +1200,10 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
      * VCC lanes are fused lanes of the scaled sum (div_fmas()); the other
      * order's VCC lanes round twice, through fast_one. */
     bool scaled = div_fmas && in->param[PARAM_DIV_FMAS_ORDER] == 0;
+    /* A MIX form whose sources are all halves (op_sel_hi 7, its default):
+     * float lanes, sixteen a vector where the CPU has AVX-512, which mark
+     * subnormal halves themselves. */
+    bool halves = mix && rdna2_mix_all_half(in);
     source_plan s;
     plan_sources(in, words, 0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], &s);
     uint32_t a[VERDICT_BLOCK], b[VERDICT_BLOCK], c[VERDICT_BLOCK], fourth[VERDICT_BLOCK];
@@ -1208,7 +1213,8 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
         size_t m = n - first < VERDICT_BLOCK ? n - first : VERDICT_BLOCK;
         bool half_subnormal[VERDICT_BLOCK];
         if (mix)
-            mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a, b, c}, NULL, half_subnormal);
+            mix_sources_block(in, words + first * op->n_in, m, (uint32_t *const[3]){a, b, c}, NULL,
+                              halves ? NULL : half_subnormal);
         else if (!gather_sources(&s, first, m, (uint32_t *const[3]){a, b, c}, fourth) && div_fmas)
             for (size_t t = 0; t < m; t++)
                 fourth[t] = words[(first + t) * op->n_in + 3];
@@ -1220,10 +1226,12 @@ static void fma32_verdicts(const isa_instance *in, const uint32_t *words, size_t
                 k[t] = (int32_t)(set & (uint32_t)rdna2_div_fmas_scale(in, c[t]));  /* abs and neg leave S2's exponent */
             }
             fp_fast_fma32_scaled_lanes(a, b, c, k, m, lanes);
+        } else if (halves) {
+            fp_fast_fma32_halves_lanes(a, b, c, m, lanes);
         } else {
             fp_fast_fma32_lanes(a, b, c, m, lanes);
         }
-        if (mix)
+        if (mix && !halves)
             mark_half_subnormals(lanes, half_subnormal, m);
         uint8_t dr[VERDICT_BLOCK];
         double_round_lanes(a, b, c, scaled ? k : NULL, lanes, want + first, m, dr);
