@@ -452,6 +452,16 @@ LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_c
     closed_lanes(*FS, true, -1, false, forced, c, P, rng, which, n, v, ok);
 }
 
+/* Every source a half, the result an f32 (V_FMA_MIX_F32 where op_sel_hi
+ * makes all three sources halves, its default): closed_mixed's designs
+ * with the formats constants, as closed_f32's and closed_f16's are. */
+LANES_ENTRY void closed_halves_f32(const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
+                                   const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
+{
+    static const lane_formats HALVES_F32 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F32_FORMAT};
+    closed_lanes(HALVES_F32, true, -1, false, forced, c, P, rng, which, n, v, ok);
+}
+
 /* rdna2_closed.c's narrow_c and short_budget, as a mode and a budget. */
 static void short_product(const rdna2_lane *s, gen_class c, closed_params *P)
 {
@@ -497,6 +507,7 @@ void LANES_API(rdna2_closed_lanes)(const rdna2_lane *s, gen_class c, gen_rng *rn
 {
     const fp_format *d = s->dest;
     bool uniform = s->fmt[0] == d && s->fmt[1] == d && s->fmt[2] == d;
+    bool halves_f32 = d == &fp_f32 && s->fmt[0] == &fp_f16 && s->fmt[1] == &fp_f16 && s->fmt[2] == &fp_f16;
     closed_params P = params_of(s, uniform, c);
     lane_formats FS;
     if (!uniform)
@@ -508,7 +519,9 @@ void LANES_API(rdna2_closed_lanes)(const rdna2_lane *s, gen_class c, gen_rng *rn
             closed_f32_kc(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else if (s->fixed == 1)  /* likewise */
             closed_f32_k(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
-        else if (!uniform)  /* rdna2_closed_covers: fused */
+        else if (halves_f32)  /* rdna2_closed_covers: fused */
+            closed_halves_f32(s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
+        else if (!uniform)  /* likewise */
             closed_mixed(&FS, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
         else if (s->dest == &fp_f32)
             closed_f32(s->unfused, s->forced_sign, c, &P, rng, which + first, m, v + first, ok + first);
