@@ -1134,15 +1134,53 @@ static inline bool vcc_in_question(const isa_instance *in, gen_class c, const ui
     return ((w[3] & 1) & (c == GEN_DOUBLE_ROUND)) && !in->param[PARAM_DIV_FMAS_ORDER];
 }
 
+/* Whether the scaled sum of sources x (after modifiers) stays in f32's
+ * normal range, a binade's margin; s2 is S2's word, whose exponent picks
+ * the scale. */
+static inline bool vcc_keeps_range(const isa_instance *in, const double x[3], uint32_t s2)
+{
+    double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, s2));
+    return scaled >= 0x1p-125 && scaled < 0x1p127;
+}
+
 static void vcc_keeps_class(const isa_instance *in, uint32_t *w)
 {
     double x[3];
     for (int i = 0; i < 3; i++)
         x[i] = fp_fast_f32_to_double(rdna2_sign_mods(w[i], 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
                                                      BIT(in->ctrl[CTRL_NEG], i)));
-    double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, w[2]));
-    if (scaled < 0x1p-125 || scaled >= 0x1p127)
+    if (!vcc_keeps_range(in, x, w[2]))
         w[3] = 0;
+}
+
+/* vcc_keeps_class for a block's cases in question: listed first with no
+ * branch (VCC set is a coin's outcome, a quarter of the class's cases),
+ * then each checked without one, the modifiers as masks read once.  A call
+ * a case in question was 6.5 ns a double-round case of V_DIV_FMAS
+ * (bench_rdna2 --stages, with it and without it). */
+static void vcc_keeps_classes(const isa_instance *in, const gen_class *c, size_t n, uint32_t *words)
+{
+    if (in->param[PARAM_DIV_FMAS_ORDER])  /* vcc_in_question's order */
+        return;
+    unsigned n_in = in->op->n_in;
+    uint32_t at[CLOSED_BLOCK];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        at[k] = (uint32_t)i;
+        k += (words[i * n_in + 3] & 1) & (c[i] == GEN_DOUBLE_ROUND);
+    }
+    uint32_t keep[3], flip[3];
+    for (int i = 0; i < 3; i++) {
+        keep[i] = BIT(in->ctrl[CTRL_ABS], i) ? 0x7fffffffu : 0xffffffffu;
+        flip[i] = BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
+    }
+    for (size_t j = 0; j < k; j++) {
+        uint32_t *w = words + at[j] * n_in;
+        double x[3];
+        for (int i = 0; i < 3; i++)
+            x[i] = fp_fast_f32_to_double((w[i] & keep[i]) ^ flip[i]);  /* rdna2_sign_mods: abs, then neg */
+        w[3] &= -(uint32_t)vcc_keeps_range(in, x, w[2]);
+    }
 }
 
 /* One case, s the instance's spec: its draws are the prefill's, each lane's
@@ -1537,9 +1575,7 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
         place(in, &plan, &r[i], v[i], words + i * op->n_in);
     }
     if (op->form == RDNA2_DIV_FMAS)
-        for (size_t i = 0; i < n; i++)
-            if (vcc_in_question(in, c[i], words + i * op->n_in))
-                vcc_keeps_class(in, words + i * op->n_in);
+        vcc_keeps_classes(in, c, n, words);
 }
 
 void rdna2_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
