@@ -28,6 +28,8 @@ typedef struct {
 } key128;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t preloaded = PTHREAD_COND_INITIALIZER;  /* preloading fell */
+static unsigned preloading;  /* read-ahead threads started and not yet done */
 static bool loaded;
 static char path[800];
 static key128 *keys;     /* the set, in the order read or added */
@@ -180,10 +182,11 @@ static void load_locked(void)
             *at = (uint32_t)++count;
         }
     }
-    if (size % (long)sizeof(key128)) {
-        /* A record cut short (a run stopped mid-write): drop it, so that
-         * the records appended after it stay whole. */
-        if (truncate(path, size - size % (long)sizeof(key128)) != 0)
+    /* The size now, as the read left the file (another run may have
+     * appended meanwhile): a record cut short (a run stopped mid-write) is
+     * dropped, so that the records appended after it stay whole. */
+    if (stat(path, &st) == 0 && st.st_size % (off_t)sizeof(key128)) {
+        if (truncate(path, st.st_size - st.st_size % (off_t)sizeof(key128)) != 0)
             path[0] = 0;  /* cannot mend it: append nothing */
     }
 }
@@ -194,19 +197,25 @@ static void *preload(void *unused)
     pthread_mutex_lock(&lock);
     if (!loaded)
         load_locked();
+    preloading--;
+    pthread_cond_broadcast(&preloaded);
     pthread_mutex_unlock(&lock);
     return NULL;
 }
 
 void eng_validated_preload(void)
 {
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0)
-        return;  /* read on first use instead */
+    pthread_mutex_lock(&lock);
+    preloading++;
+    pthread_mutex_unlock(&lock);
     pthread_t t;
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_create(&t, &attr, preload, NULL);
-    pthread_attr_destroy(&attr);
+    if (pthread_create(&t, NULL, preload, NULL) == 0) {
+        pthread_detach(t);
+        return;
+    }
+    pthread_mutex_lock(&lock);  /* no thread: read on first use instead */
+    preloading--;
+    pthread_mutex_unlock(&lock);
 }
 
 bool eng_validated_seen(const spv_module *m, uint32_t api)
@@ -244,6 +253,8 @@ void eng_validated_add(const spv_module *m, uint32_t api)
 void eng_validated_reset(void)
 {
     pthread_mutex_lock(&lock);
+    while (preloading)  /* a read ahead started before the reset is over first */
+        pthread_cond_wait(&preloaded, &lock);
     forget();
     loaded = false;
     path[0] = 0;

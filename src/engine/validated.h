@@ -30,7 +30,8 @@ void eng_validated_add(const spv_module *m, uint32_t api);
  * call above then finds it read, or waits for the rest.  Where no thread
  * can be started, the first call reads it, as it would without this. */
 void eng_validated_preload(void);
-/* Forget what was read (the next call reads the file again): for tests. */
+/* Forget what was read (the next call reads the file again), once any
+ * read ahead started before it is over: for tests. */
 void eng_validated_reset(void);
 
 #endif

@@ -376,11 +376,7 @@ LANES void vector_double_round(const uint32_t *a, const uint32_t *b, const uint3
 static void pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa, uint32_t *pb,
                 uint32_t *pc)
 {
-    for (size_t i = 0; i < LANES_N; i++) {
-        pa[i] = i < m ? a[i] : 0x3f800000u;
-        pb[i] = i < m ? b[i] : 0x3f800000u;
-        pc[i] = i < m ? c[i] : 0x3f800000u;
-    }
+    lanes_pad(a, b, c, m, LANES_N, pa, pb, pc);
 }
 
 ENTRY void fma32_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, const int32_t *k, size_t n,

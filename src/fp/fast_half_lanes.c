@@ -115,7 +115,8 @@ LANES h_rounded round_f16(hf S, hf E)
  * finite): S is the sum rounded to nearest f32 already, and E, with
  * |E| <= ulp(S) / 2, is what that rounding dropped.  There is no
  * truncation to make: with u = 2^q the unit of the exact sum's binade
- * (leading_exp: one below S's where S is a power of two and E negative),
+ * (leading_exp: one below S's where S is a power of two and E of the
+ * other sign, L < 0),
  * the part of |S + E| under the unit, D, is L (E seen from |S|) where L >= 0
  * and u + L where L < 0, L >= -u/2 either way (S is the nearest, ties to
  * even, so a sum below a power of two rounds up to it from no further than
@@ -143,7 +144,7 @@ LANES h_rounded report_f32(hf S, hf E)
     hl tie = L == edge;
     hl inexact = L != 0;
     hl guard = below | tie;
-    hl sticky = ~tie & (below | inexact);
+    hl sticky = ~tie & inexact;  /* L < 0 is inexact */
     hf lo = h_pickf(below, edge, edge - reach), hi = h_pickf(below, edge + reach, edge);
     hl near = (L > lo) & (L < hi);
     hl lsb = ((hl)H & 1) ^ h_bit(below);
@@ -205,12 +206,19 @@ LANES void h_store(hl bits, hl q_msb, hl big_flags, fp_fma_lane *out)
     memcpy(p + 2 * sizeof o0, &o2, sizeof o2);
 }
 
-/* HALF_N lanes: vector_to_half of fast_fma_lanes.c, in float.  A sum that
- * is an exact zero (signed as the hardware's), an infinity or a NaN (the
- * default NaN `nan`) is not rounded; its lane rounds 1 in its place, as
- * there, so that its unit and leading-bit fields agree too. */
-LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, bool odd, int32_t nan,
-                      fp_fma_lane *out)
+/* How a lane's sum is rounded (a constant of each use): to f16 through
+ * f32, rounding to odd or to nearest there, or to f32 once. */
+typedef enum { F16_VIA_ODD, F16_VIA_NEAREST, F32_ONCE } half_rounding;
+
+/* HALF_N lanes: vector_to_half of fast_fma_lanes.c in float (to f16), or
+ * vector_fused unscaled (F32_ONCE: every field as fp_fast_fma32_lanes
+ * reports it).  A sum that is an exact zero (signed as the hardware's), an
+ * infinity or a NaN (the default NaN `nan`) is not rounded; its lane rounds
+ * 1 in its place, as there, so that its unit and leading-bit fields agree
+ * too.  Every lane done: the f32 value of an f16 sum never overflows
+ * (msb <= 127) and is zero only where the sum is. */
+LANES void vector_halves(const uint32_t *a, const uint32_t *b, const uint32_t *c, half_rounding how, int32_t nan,
+                         fp_fma_lane *out)
 {
     hl sub = H_ALL(0), special = H_ALL(0);
     hf A = h_load(a, &sub, &special), B = h_load(b, &sub, &special), C = h_load(c, &sub, &special);
@@ -221,7 +229,9 @@ LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, b
     hl other = zero | is_nan | is_inf;
     hf S1 = h_pickf(other, (hf){0} + 1.0f, S), E1 = h_pickf(other, (hf){0}, E);
     h_rounded r;
-    if (odd) {
+    if (how == F32_ONCE) {
+        r = report_f32(S1, E1);
+    } else if (how == F16_VIA_ODD) {
         r = round_f16(S1, E1);
     } else {
         /* S is the sum rounded to nearest f32, exactly; the leading bit
@@ -230,34 +240,9 @@ LANES void vector_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, b
         r.msb = leading_exp((hf)((hl)S1 & ~H_SIGN), (hf)((hl)E1 ^ ((hl)S1 & H_SIGN)));
     }
     hl sign = (hl)S & H_SIGN, sign_flag = h_bit(sign != 0) * FP_LANE_SIGN;
-    hl fsign = (sign >> 16) & 0x8000;
-    hl bits = h_pick(zero, fsign, h_pick(is_inf, fsign | 0x7c00, h_pick(is_nan, H_ALL(nan), r.bits)));
-    hl flags = h_pick(zero, H_ALL(FP_LANE_ZERO) | sign_flag | h_bit(P != 0) * FP_LANE_CANCELLED,
-                      h_pick(is_inf, H_ALL(FP_LANE_INF) | sign_flag, h_pick(is_nan, H_ALL(FP_LANE_NAN), r.flags)));
-    /* Done: the f32 value of an f16 sum never overflows (msb <= 127) and is zero only where the sum is. */
-    flags |= h_bit(sub) * FP_LANE_SUBNORMAL_SOURCE | h_bit(special) * FP_LANE_SPECIAL_SOURCE | FP_LANE_DONE;
-    hl ep = h_dexp((hf)((hl)P & ~H_SIGN)), ec = h_dexp((hf)((hl)C & ~H_SIGN));
-    hl big = h_pick(ec > ep, ec, ep);
-    h_store(bits, (hl)((hu)(r.q & 0xffff) | (hu)r.msb << 16), (hl)((hu)(big & 0xffff) | (hu)flags << 16), out);
-}
-
-/* HALF_N lanes: vector_fused of fast_fma_lanes.c (no scaling), in float,
- * for f16 sources: every field as fp_fast_fma32_lanes reports it, every
- * lane done, and a lane with a subnormal half marked here.  A sum that is
- * an exact zero, an infinity or a NaN is not rounded, as there. */
-LANES void vector_f32_of_halves(const uint32_t *a, const uint32_t *b, const uint32_t *c, int32_t nan,
-                                fp_fma_lane *out)
-{
-    hl sub = H_ALL(0), special = H_ALL(0);
-    hf A = h_load(a, &sub, &special), B = h_load(b, &sub, &special), C = h_load(c, &sub, &special);
-    hf P = A * B;
-    hf S = P + C, bb = S - P;
-    hf E = (P - (S - bb)) + (C - bb);  /* TwoSum */
-    hl zero = S == 0, is_nan = S != S, is_inf = ((hl)S & ~H_SIGN) == 0x7f800000;
-    hl other = zero | is_nan | is_inf;
-    h_rounded r = report_f32(h_pickf(other, (hf){0} + 1.0f, S), h_pickf(other, (hf){0}, E));
-    hl sign = (hl)S & H_SIGN, sign_flag = h_bit(sign != 0) * FP_LANE_SIGN;
-    hl bits = h_pick(zero, sign, h_pick(is_inf, sign | 0x7f800000, h_pick(is_nan, H_ALL(nan), r.bits)));
+    hl fsign = how == F32_ONCE ? sign : (sign >> 16) & 0x8000;  /* the sign in the result's format */
+    int32_t inf = how == F32_ONCE ? 0x7f800000 : 0x7c00;
+    hl bits = h_pick(zero, fsign, h_pick(is_inf, fsign | inf, h_pick(is_nan, H_ALL(nan), r.bits)));
     hl flags = h_pick(zero, H_ALL(FP_LANE_ZERO) | sign_flag | h_bit(P != 0) * FP_LANE_CANCELLED,
                       h_pick(is_inf, H_ALL(FP_LANE_INF) | sign_flag, h_pick(is_nan, H_ALL(FP_LANE_NAN), r.flags)));
     flags |= h_bit(sub) * FP_LANE_SUBNORMAL_SOURCE | h_bit(special) * FP_LANE_SPECIAL_SOURCE | FP_LANE_DONE;
@@ -268,29 +253,19 @@ LANES void vector_f32_of_halves(const uint32_t *a, const uint32_t *b, const uint
 
 #define ENTRY LANES_ENTRY
 
-/* The last m < HALF_N lanes of a, b, c, padded with 1.0 to a whole vector. */
-static void pad_halves(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, uint32_t *pa,
-                       uint32_t *pb, uint32_t *pc)
+/* n lanes, HALF_N at a time, the last ones padded with 1.0 to a whole vector. */
+LANES void halves_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, half_rounding how,
+                       fp_fma_lane *out)
 {
-    for (size_t j = 0; j < HALF_N; j++) {
-        pa[j] = j < m ? a[j] : 0x3f800000u;
-        pb[j] = j < m ? b[j] : 0x3f800000u;
-        pc[j] = j < m ? c[j] : 0x3f800000u;
-    }
-}
-
-/* f16_lanes with `odd` a constant of each call. */
-LANES void f16_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
-{
-    int32_t nan = (int32_t)fp_default_nan(&fp_f16);
+    int32_t nan = (int32_t)fp_default_nan(how == F32_ONCE ? &fp_f32 : &fp_f16);
     size_t i = 0;
     for (; i + HALF_N <= n; i += HALF_N)
-        vector_f16(a + i, b + i, c + i, odd, nan, out + i);
+        vector_halves(a + i, b + i, c + i, how, nan, out + i);
     if (i < n) {
         uint32_t pa[HALF_N], pb[HALF_N], pc[HALF_N];
         fp_fma_lane po[HALF_N];
-        pad_halves(a + i, b + i, c + i, n - i, pa, pb, pc);
-        vector_f16(pa, pb, pc, odd, nan, po);
+        lanes_pad(a + i, b + i, c + i, n - i, HALF_N, pa, pb, pc);
+        vector_halves(pa, pb, pc, how, nan, po);
         memcpy(out + i, po, (n - i) * sizeof *po);
     }
 }
@@ -298,30 +273,20 @@ LANES void f16_loop(const uint32_t *a, const uint32_t *b, const uint32_t *c, siz
 ENTRY void f16_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd, fp_fma_lane *out)
 {
     if (odd)
-        f16_loop(a, b, c, n, true, out);
+        halves_loop(a, b, c, n, F16_VIA_ODD, out);
     else
-        f16_loop(a, b, c, n, false, out);
+        halves_loop(a, b, c, n, F16_VIA_NEAREST, out);
+}
+
+ENTRY void f32_of_halves_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
+{
+    halves_loop(a, b, c, n, F32_ONCE, out);
 }
 
 void LANES_API(fp_fast_fma16_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, bool odd,
                                     fp_fma_lane *out)
 {
     f16_lanes(a, b, c, n, odd, out);
-}
-
-ENTRY void f32_of_halves_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n, fp_fma_lane *out)
-{
-    int32_t nan = (int32_t)fp_default_nan(&fp_f32);
-    size_t i = 0;
-    for (; i + HALF_N <= n; i += HALF_N)
-        vector_f32_of_halves(a + i, b + i, c + i, nan, out + i);
-    if (i < n) {
-        uint32_t pa[HALF_N], pb[HALF_N], pc[HALF_N];
-        fp_fma_lane po[HALF_N];
-        pad_halves(a + i, b + i, c + i, n - i, pa, pb, pc);
-        vector_f32_of_halves(pa, pb, pc, nan, po);
-        memcpy(out + i, po, (n - i) * sizeof *po);
-    }
 }
 
 void LANES_API(fp_fast_fma32_halves_lanes)(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t n,

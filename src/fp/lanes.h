@@ -22,6 +22,7 @@
 #ifndef TIEFUZZ_FP_LANES_H
 #define TIEFUZZ_FP_LANES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The helpers pass vectors by value; they are always inlined into an entry
@@ -52,6 +53,18 @@ typedef uint64_t vu __attribute__((vector_size(8 * LANES_N)));
 typedef float vf __attribute__((vector_size(4 * LANES_N)));
 typedef uint32_t vw __attribute__((vector_size(4 * LANES_N)));
 typedef int32_t vi __attribute__((vector_size(4 * LANES_N)));
+
+/* The last m < width lanes of a, b, c (f32 bit patterns) into pa, pb, pc,
+ * padded with 1.0 to width: a whole vector for the loops' tails. */
+static inline void lanes_pad(const uint32_t *a, const uint32_t *b, const uint32_t *c, size_t m, size_t width,
+                             uint32_t *pa, uint32_t *pb, uint32_t *pc)
+{
+    for (size_t i = 0; i < width; i++) {
+        pa[i] = i < m ? a[i] : 0x3f800000u;
+        pb[i] = i < m ? b[i] : 0x3f800000u;
+        pc[i] = i < m ? c[i] : 0x3f800000u;
+    }
+}
 
 /* Each lane's index. */
 #if LANES_N == 8

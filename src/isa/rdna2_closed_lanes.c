@@ -458,7 +458,6 @@ LANES_ENTRY void closed_mixed(const lane_formats *FS, const int forced[3], gen_c
 LANES_ENTRY void closed_halves_f32(const int forced[3], gen_class c, const closed_params *P, gen_rng *rng,
                                    const uint32_t *which, size_t n, uint64_t (*v)[3], bool *ok)
 {
-    static const lane_formats HALVES_F32 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F32_FORMAT};
     closed_lanes(HALVES_F32, true, -1, false, forced, c, P, rng, which, n, v, ok);
 }
 

@@ -1127,36 +1127,55 @@ static inline void place(const isa_instance *in, const placing *p, gen_rng *r, u
  * quarter of them cost more than those cases' rebuilds (tests/gen_count,
  * 4M cases a class: the tie class about 10% slower with it, the
  * double-round class 6% faster). */
+static inline unsigned vcc_set_in_class(gen_class c, const uint32_t *w)
+{
+    return (w[3] & 1) & (c == GEN_DOUBLE_ROUND);  /* as 0/1, no branch: VCC is a coin's outcome */
+}
+
 static inline bool vcc_in_question(const isa_instance *in, gen_class c, const uint32_t *w)
 {
     /* One branch, rarely taken (a quarter of one class in eight): as two,
      * the first (VCC set, at random) mispredicted a quarter of the time. */
-    return ((w[3] & 1) & (c == GEN_DOUBLE_ROUND)) && !in->param[PARAM_DIV_FMAS_ORDER];
+    return vcc_set_in_class(c, w) && !in->param[PARAM_DIV_FMAS_ORDER];
 }
 
-/* Whether the scaled sum of sources x (after modifiers) stays in f32's
- * normal range, a binade's margin; s2 is S2's word, whose exponent picks
- * the scale. */
-static inline bool vcc_keeps_range(const isa_instance *in, const double x[3], uint32_t s2)
+/* The modifiers on the three sources as masks, read once: (w & keep) ^ flip
+ * is rdna2_sign_mods's abs, then neg. */
+typedef struct {
+    uint32_t keep[3], flip[3];
+} sign_masks;
+
+static sign_masks sign_masks_of(const isa_instance *in)
 {
-    double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, s2));
+    sign_masks m;
+    for (int i = 0; i < 3; i++) {
+        m.keep[i] = BIT(in->ctrl[CTRL_ABS], i) ? 0x7fffffffu : 0xffffffffu;
+        m.flip[i] = BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
+    }
+    return m;
+}
+
+/* Whether case w's scaled sum (its sources after the modifiers m) stays in
+ * f32's normal range, a binade's margin: S2's exponent picks the scale. */
+static inline bool vcc_keeps_range(const isa_instance *in, const sign_masks *m, const uint32_t *w)
+{
+    double x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = fp_fast_f32_to_double((w[i] & m->keep[i]) ^ m->flip[i]);
+    double sum = x[0] * x[1] + x[2], scaled = fp_dabs(sum) * fp_pow2(rdna2_div_fmas_scale(in, w[2]));
     return scaled >= 0x1p-125 && scaled < 0x1p127;
 }
 
 static void vcc_keeps_class(const isa_instance *in, uint32_t *w)
 {
-    double x[3];
-    for (int i = 0; i < 3; i++)
-        x[i] = fp_fast_f32_to_double(rdna2_sign_mods(w[i], 0x80000000u, BIT(in->ctrl[CTRL_ABS], i),
-                                                     BIT(in->ctrl[CTRL_NEG], i)));
-    if (!vcc_keeps_range(in, x, w[2]))
+    sign_masks m = sign_masks_of(in);
+    if (!vcc_keeps_range(in, &m, w))
         w[3] = 0;
 }
 
 /* vcc_keeps_class for a block's cases in question: listed first with no
- * branch (VCC set is a coin's outcome, a quarter of the class's cases),
- * then each checked without one, the modifiers as masks read once.  A call
- * a case in question was 6.5 ns a double-round case of V_DIV_FMAS
+ * branch, then each checked without one, the masks made once.  A call a
+ * case in question was 6.5 ns a double-round case of V_DIV_FMAS
  * (bench_rdna2 --stages, with it and without it). */
 static void vcc_keeps_classes(const isa_instance *in, const gen_class *c, size_t n, uint32_t *words)
 {
@@ -1167,19 +1186,12 @@ static void vcc_keeps_classes(const isa_instance *in, const gen_class *c, size_t
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         at[k] = (uint32_t)i;
-        k += (words[i * n_in + 3] & 1) & (c[i] == GEN_DOUBLE_ROUND);
+        k += vcc_set_in_class(c[i], words + i * n_in);
     }
-    uint32_t keep[3], flip[3];
-    for (int i = 0; i < 3; i++) {
-        keep[i] = BIT(in->ctrl[CTRL_ABS], i) ? 0x7fffffffu : 0xffffffffu;
-        flip[i] = BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
-    }
+    sign_masks m = sign_masks_of(in);
     for (size_t j = 0; j < k; j++) {
         uint32_t *w = words + at[j] * n_in;
-        double x[3];
-        for (int i = 0; i < 3; i++)
-            x[i] = fp_fast_f32_to_double((w[i] & keep[i]) ^ flip[i]);  /* rdna2_sign_mods: abs, then neg */
-        w[3] &= -(uint32_t)vcc_keeps_range(in, x, w[2]);
+        w[3] &= -(uint32_t)vcc_keeps_range(in, &m, w);
     }
 }
 

@@ -33,7 +33,8 @@ typedef struct {
 #define F16_FORMAT {11, -14, 15, 15, 16}
 static const lane_format F32 = F32_FORMAT, F16 = F16_FORMAT;
 static const lane_formats ALL_F32 = {F32_FORMAT, F32_FORMAT, F32_FORMAT, F32_FORMAT},
-                          ALL_F16 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F16_FORMAT};
+                          ALL_F16 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F16_FORMAT},
+                          HALVES_F32 = {F16_FORMAT, F16_FORMAT, F16_FORMAT, F32_FORMAT};  /* MIX32's default */
 
 
 /* A vector of cases' random streams, and which of them still draw. */
