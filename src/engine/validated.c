@@ -11,6 +11,7 @@
  * first pipeline, most of it page faults on the tables (the record grows
  * with the modules a machine has seen: 1M records would have taken most
  * of a second). */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -131,6 +132,8 @@ static size_t read_records(int fd, size_t n)
     size_t want = n * sizeof *keys, got = 0;
     while (got < want) {
         ssize_t r = read(fd, (char *)keys + got, want - got);
+        if (r < 0 && errno == EINTR)
+            continue;
         if (r <= 0)
             break;
         got += (size_t)r;

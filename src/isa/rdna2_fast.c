@@ -1051,9 +1051,10 @@ void rdna2_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, u
  *
  * fp_fast_fma32_lanes (every lane of the fused f32 forms but
  * V_FMA_MIX_F32's where op_sel_hi makes all three sources halves:
- * fp_fast_fma32_halves_lanes, in float lanes), fp_fast_fma16_lanes (every lane of V_FMA_F16, V_FMAC_F16 and the packed
- * forms, whose sources are all f16, and of the MIX f16 forms where op_sel_hi
- * makes all three sources halves), fp_fast_fma_half_lanes (the MIX f16
+ * fp_fast_fma32_halves_lanes, in float lanes), fp_fast_fma16_lanes (every
+ * lane of V_FMA_F16, V_FMAC_F16 and the packed forms, whose sources are
+ * all f16, and of the MIX f16 forms where op_sel_hi makes all three
+ * sources halves), fp_fast_fma_half_lanes (the MIX f16
  * forms with an f32 source, all but a few lanes) and
  * fp_fast_mad32_lanes (every lane of the legacy forms) round in vectors and
  * report what round_to would; the verdict is then what fused(), to_half()
