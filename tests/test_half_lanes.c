@@ -45,6 +45,25 @@ static void mark_subnormal_halves(fp_fma_lane *l, uint16_t h[3][BLOCK], size_t t
             l[t].flags |= FP_LANE_SUBNORMAL_SOURCE;
 }
 
+/* Lanes t of floats and doubles against each other (the doubles marked
+ * first, as their caller marks them), counted into *ties and *nears (the
+ * double lanes'); a difference counted into *differ, the first five said. */
+static void compare_lane(uint16_t h[3][BLOCK], size_t t, const char *how, const fp_fma_lane *floats,
+                         fp_fma_lane *doubles, unsigned long *ties, unsigned long *nears, unsigned long *differ)
+{
+    mark_subnormal_halves(doubles, h, t);
+    *ties += (doubles[t].flags & FP_LANE_TIE) != 0;
+    *nears += (doubles[t].flags & FP_LANE_NEAR) != 0;
+    if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
+        return;
+    if ((*differ)++ < 5)
+        CHECK(0,
+              "%04x*%04x+%04x (%s): float lanes bits %08x unit %d msb %d big %d flags %#x, "
+              "double lanes %08x %d %d %d %#x",
+              h[0][t], h[1][t], h[2][t], how, floats[t].bits, floats[t].ulp_exp, floats[t].msb, floats[t].big,
+              floats[t].flags, doubles[t].bits, doubles[t].ulp_exp, doubles[t].msb, doubles[t].big, doubles[t].flags);
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_HALF_LANES_CASES");
@@ -66,37 +85,13 @@ int main(void)
         for (int odd = 0; odd < 2; odd++) {
             fp_fast_fma16_lanes(f[0], f[1], f[2], m, odd, floats);
             fp_fast_fma_half_lanes(f[0], f[1], f[2], m, odd, doubles);
-            for (size_t t = 0; t < m; t++) {
-                mark_subnormal_halves(doubles, h, t);  /* as the double lanes' caller does */
-                ties += (doubles[t].flags & FP_LANE_TIE) != 0;
-                nears += (doubles[t].flags & FP_LANE_NEAR) != 0;
-                if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
-                    continue;
-                if (differ++ < 5)
-                    CHECK(0,
-                          "%04x*%04x+%04x (%s): float lanes bits %04x unit %d msb %d big %d flags %#x, "
-                          "double lanes %04x %d %d %d %#x",
-                          h[0][t], h[1][t], h[2][t], odd ? "to odd" : "to nearest", floats[t].bits,
-                          floats[t].ulp_exp, floats[t].msb, floats[t].big, floats[t].flags, doubles[t].bits,
-                          doubles[t].ulp_exp, doubles[t].msb, doubles[t].big, doubles[t].flags);
-            }
+            for (size_t t = 0; t < m; t++)
+                compare_lane(h, t, odd ? "to odd" : "to nearest", floats, doubles, &ties, &nears, &differ);
         }
         fp_fast_fma32_halves_lanes(f[0], f[1], f[2], m, floats);
         fp_fast_fma32_lanes(f[0], f[1], f[2], m, doubles);
-        for (size_t t = 0; t < m; t++) {
-            mark_subnormal_halves(doubles, h, t);
-            ties32 += (doubles[t].flags & FP_LANE_TIE) != 0;
-            nears32 += (doubles[t].flags & FP_LANE_NEAR) != 0;
-            if (!memcmp(&floats[t], &doubles[t], sizeof floats[t]))
-                continue;
-            if (differ32++ < 5)
-                CHECK(0,
-                      "%04x*%04x+%04x (to f32): float lanes bits %08x unit %d msb %d big %d flags %#x, "
-                      "double lanes %08x %d %d %d %#x",
-                      h[0][t], h[1][t], h[2][t], floats[t].bits, floats[t].ulp_exp, floats[t].msb, floats[t].big,
-                      floats[t].flags, doubles[t].bits, doubles[t].ulp_exp, doubles[t].msb, doubles[t].big,
-                      doubles[t].flags);
-        }
+        for (size_t t = 0; t < m; t++)
+            compare_lane(h, t, "to f32", floats, doubles, &ties32, &nears32, &differ32);
     }
     CHECK(differ == 0, "%lu of %lu lanes differ (each triple rounded both ways)", differ, 2 * drawn);
     CHECK(differ32 == 0, "%lu of %lu lanes rounded to f32 once differ", differ32, drawn);
