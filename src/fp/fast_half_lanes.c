@@ -114,14 +114,14 @@ LANES h_rounded round_f16(hf S, hf E)
  * S + E is TwoSum's exact sum of an f16 product and an f16 (S nonzero and
  * finite): S is the sum rounded to nearest f32 already, and E, with
  * |E| <= ulp(S) / 2, is what that rounding dropped.  There is no
- * truncation to make: with u = 2^q the unit of the exact sum's binade
- * (leading_exp: one below S's where S is a power of two and E of the
- * other sign, L < 0),
- * the part of |S + E| under the unit, D, is L (E seen from |S|) where L >= 0
- * and u + L where L < 0, L >= -u/2 either way (S is the nearest, ties to
- * even, so a sum below a power of two rounds up to it from no further than
- * half the unit below it).  Every test compares L with multiples of
- * 2^(q-7), exactly:
+ * truncation to make.  With L the error seen from |S| (E, its sign flipped
+ * where S is negative) and u = 2^q the unit of the exact sum's binade
+ * (leading_exp: one below S's where S is a power of two and L < 0), the
+ * part of |S + E| under the unit, D, is L where L >= 0 and u + L where
+ * L < 0, and L >= -u/2 either way (S is the nearest, ties to even, so a
+ * sum below a power of two rounds up to it from no further than half the
+ * unit below it).  Every test compares L with multiples of 2^(q-7),
+ * exactly:
  * - tie: D = u/2, that is L = u/2, or L = -u/2;
  * - guard (D >= u/2): a tie, or any L < 0; sticky (D not a multiple of
  *   u/2): L neither 0 nor u/2 where L >= 0, L not -u/2 where L < 0;
