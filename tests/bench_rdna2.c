@@ -34,9 +34,9 @@
  * device_plain, device_awake), numbers as
  * rates per second, "-" where there is none; scripts/bench formats them.
  * kind: f32 (scalar f32 RDNA 2), f16, packed (v_pk_*), mix (v_fma_mix*),
- * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when the
- * pipeline's outputs of a pass differed from the first pass's (it must be
- * deterministic).
+ * maxwell, tile (tensor-core ops: tuples are tiles).  same=0 when a
+ * pipeline pass's outputs differed from the reference's (the cases made
+ * one at a time: they must be the same), "-" where no pipeline was timed.
  * --per-class prints instead, per op and class, where a generated case's
  * time goes: construction (impl->construct, one attempt), the fast verdict
  * of what was built (isa_eval_fast with the class wanted) in ns a case, and
@@ -199,8 +199,8 @@ static double median_of(double *x, unsigned n)
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* Items a second of the median of the n passes in pass_seconds, of `items` each. */
-static double median_rate(unsigned n, uint64_t items) { return (double)items / median_of(pass_seconds, n); }
+/* Items a second of the median of n passes (their seconds in x, sorted here), of `items` each. */
+static double median_rate(double *x, unsigned n, uint64_t items) { return (double)items / median_of(x, n); }
 
 static const char *op_kind(const isa_op *op)
 {
@@ -297,7 +297,7 @@ static double timed(const bench_set *s, int what, double seconds)
         t = now();
         pass_seconds[n++] = t - t0;
     } while (t - start < seconds && n < MAX_PASSES);
-    return median_rate(n, s->count);
+    return median_rate(pass_seconds, n, s->count);
 }
 
 /* The pipeline figure of an op, measured in rounds: every op's pipeline
@@ -360,27 +360,41 @@ static void pipeline_job_free(pipeline_job *j)
         free(j->words), free(j->out), free(j->ref), free(j);
 }
 
-/* One round of the job's passes: at least one, for `seconds` in all, at
- * most PIPELINE_ROUND_PASSES (so each round has its share of the array).
- * Each pass makes the cases again ISA_GENERATE_BLOCK at a time, as a
- * campaign's generation threads do, and compares its outputs with the
- * reference's, as a campaign compares the host's with the device's. */
-static void pipeline_round(pipeline_job *j, double seconds)
+/* One pass of the job: the cases made again ISA_GENERATE_BLOCK at a time,
+ * as a campaign's generation threads make them, and the outputs compared
+ * with the reference's, as a campaign compares the host's with the
+ * device's. */
+static void pipeline_pass(pipeline_job *j)
 {
     static isa_verdict vs[ISA_GENERATE_BLOCK];
     const isa_op *op = j->in.op;
+    for (unsigned i = 0; i < j->count; i += ISA_GENERATE_BLOCK) {
+        unsigned m = j->count - i < ISA_GENERATE_BLOCK ? j->count - i : ISA_GENERATE_BLOCK;
+        eng_make_cases(&j->in, 1, PIPELINE_BASE + i, m, j->classes, j->n_classes, j->words + (size_t)i * op->n_in,
+                       j->out + (size_t)i * op->n_out, vs);
+    }
+    j->same &= memcmp(j->out, j->ref, (size_t)j->count * op->n_out * 4) == 0;
+}
+
+/* One round of the job's passes: an untimed one first, as timed() makes
+ * (the other ops' rounds in between leave this one's arrays out of the
+ * caches), then at least one timed, for `seconds` in all, at most
+ * PIPELINE_ROUND_PASSES (so each round has its share of the array). */
+static void pipeline_round(pipeline_job *j, double seconds)
+{
     unsigned end = j->passes + PIPELINE_ROUND_PASSES;
+    if (end > PIPELINE_PASSES_MAX)
+        end = PIPELINE_PASSES_MAX;
+    pipeline_pass(j);
     double start = now(), t = start;
-    do {
+    while (j->passes < end) {
         double t0 = t;
-        for (unsigned i = 0; i < j->count; i += ISA_GENERATE_BLOCK)
-            eng_make_cases(&j->in, 1, PIPELINE_BASE + i,
-                           j->count - i < ISA_GENERATE_BLOCK ? j->count - i : ISA_GENERATE_BLOCK, j->classes,
-                           j->n_classes, j->words + (size_t)i * op->n_in, j->out + (size_t)i * op->n_out, vs);
-        j->same &= memcmp(j->out, j->ref, (size_t)j->count * op->n_out * 4) == 0;
+        pipeline_pass(j);
         t = now();
         j->pass_seconds[j->passes++] = t - t0;
-    } while (t - start < seconds && j->passes < end);
+        if (t - start >= seconds)
+            break;
+    }
 }
 
 /* An op's line of the main table, kept until the pipeline rounds are done. */
@@ -396,12 +410,12 @@ static void print_line(const op_line *L)
 {
     char b[9][32];
     double pipeline = -1;
-    bool same = true;
+    const char *same = "-";  /* no pipeline measured: nothing compared */
     if (L->pipeline) {
-        pipeline = (double)L->count / median_of(L->pipeline->pass_seconds, L->pipeline->passes);
-        same = L->pipeline->same;
+        pipeline = median_rate(L->pipeline->pass_seconds, L->pipeline->passes, L->count);
+        same = L->pipeline->same ? "1" : "0";
     }
-    printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%d hw_vector=%s "
+    printf("op=%s kind=%s tuples=%u fast=%s batch=%s exact=%s hw=%s pipeline=%s device=%s same=%s hw_vector=%s "
            "device_plain=%s device_awake=%s\n",
            L->op->name, L->kind, L->count, rate(L->fast, b[0]), rate(L->fast_batch, b[1]), rate(L->exact, b[2]),
            rate(L->hwfma, b[3]), rate(pipeline, b[4]), rate(L->device, b[5]), same, rate(L->hwvector, b[6]),
@@ -871,24 +885,24 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < count; i++)
             eng_make_case(&in, 1, i, mine, n_mine, words + (size_t)i * op->n_in, out + (size_t)i * op->n_out, &v);
         bench_set s = {&in, words, out, count, {operands, operands + batch_size, operands + 2 * (size_t)batch_size}};
-        double fast = -1, fast_batch = -1, exact = -1, hwfma = -1, hwvector = -1, device = -1;
-        double device_plain = -1, device_awake = -1;
-        lines[n_lines].pipeline = NULL;
+        op_line *L = &lines[n_lines];  /* "-" (negative) for a figure not measured */
+        *L = (op_line){.op = op, .kind = kind, .count = count, .fast = -1, .fast_batch = -1, .exact = -1,
+                       .hwfma = -1, .hwvector = -1, .device = -1, .device_plain = -1, .device_awake = -1};
         if (!device_only) {  /* the host figures */
             if (op->impl->fast)
-                fast = timed(&s, RUN_FAST, seconds);
+                L->fast = timed(&s, RUN_FAST, seconds);
             if (op->impl->fast_batch)
-                fast_batch = timed(&s, RUN_BATCH, seconds);
-            exact = timed(&s, RUN_EXACT, seconds);
+                L->fast_batch = timed(&s, RUN_BATCH, seconds);
+            L->exact = timed(&s, RUN_EXACT, seconds);
             if (strcmp(kind, "tile")) {
-                hwfma = timed(&s, RUN_HW_FMA, seconds);
+                L->hwfma = timed(&s, RUN_HW_FMA, seconds);
                 unpack_operands(&s);
-                hwvector = timed(&s, RUN_HW_VECTOR, seconds);
+                L->hwvector = timed(&s, RUN_HW_VECTOR, seconds);
             }
 
             /* The pipeline: its reference pass now, its timed passes in
              * rounds once every op's other figures are in. */
-            if (!(lines[n_lines].pipeline = pipeline_job_new(&in, mine, n_mine, count))) {
+            if (!(L->pipeline = pipeline_job_new(&in, mine, n_mine, count))) {
                 fprintf(stderr, "bench: out of memory\n");
                 return 4;
             }
@@ -906,22 +920,19 @@ int main(int argc, char **argv)
                 memcpy(vkr_batch_input(batch), words, (size_t)dcount * op->n_in * 4);
                 /* Warm-up (the pipeline compiles here), then the readings. */
                 if (dispatch_rate(dev, batch, p, dcount, 0, err, sizeof err) < 0 ||
-                    device_readings(dev, batch, p, dcount, seconds, op->name, &device_plain, &device_awake, err,
-                                    sizeof err)) {
+                    device_readings(dev, batch, p, dcount, seconds, op->name, &L->device_plain, &L->device_awake,
+                                    err, sizeof err)) {
                     fprintf(stderr, "bench: %s: %s\n", op->name, err);
                     return 3;
                 }
-                device = device_plain > device_awake ? device_plain : device_awake;
+                L->device = L->device_plain > L->device_awake ? L->device_plain : L->device_awake;
                 vkr_pipeline_destroy(dev, p);
             } else
                 fprintf(stderr, "bench: %s: %s\n", op->name, err);
             eng_module_free(&m);
         } else if (dev)
             fprintf(stderr, "bench: %s: %s\n", op->name, err);
-        op_line *L = &lines[n_lines++];
-        L->op = op, L->kind = kind, L->count = count;
-        L->fast = fast, L->fast_batch = fast_batch, L->exact = exact, L->hwfma = hwfma, L->hwvector = hwvector;
-        L->device = device, L->device_plain = device_plain, L->device_awake = device_awake;
+        n_lines++;
     }
     unsigned timed_ops = 0, passes = 0;
     for (int r = 0; r < PIPELINE_ROUNDS; r++)

@@ -39,6 +39,15 @@ static inline uint32_t rdna2_sign_mods(uint32_t bits, uint32_t sign_bit, bool ab
         bits ^= sign_bit;
     return bits;
 }
+/* The same for the three sources as masks (abs and neg: a bit a source),
+ * read once for many values: (bits & keep[i]) ^ flip[i]. */
+static inline void rdna2_sign_masks(uint32_t sign_bit, uint32_t abs, uint32_t neg, uint32_t keep[3], uint32_t flip[3])
+{
+    for (int i = 0; i < 3; i++) {
+        keep[i] = (abs >> i) & 1 ? ~sign_bit : ~0u;
+        flip[i] = (neg >> i) & 1 ? sign_bit : 0;
+    }
+}
 /* A half into the low or high half of d, the other kept. */
 static inline uint32_t rdna2_put_half(uint32_t d, uint32_t h, bool hi)
 {

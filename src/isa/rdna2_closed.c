@@ -578,20 +578,18 @@ bool rdna2_closed_design(const rdna2_lane *s, gen_class c, gen_rng *r, uint64_t 
         bool above = c == GEN_TIE && shape == 7 && prec(s->fmt[2]) == prec(s->dest);
         product pr = pick_product(s, shape < 3 ? field(d1, 0, head_lo, head_hi) : field(d1, 0, lo, hi),
                                   above ? field(d1, 32, 2, prec(s->dest)) : short_budget(s, c, d1), d0, d1, d2);
-        if (c == GEN_DOUBLE_ROUND && (double)(float)pr.x == pr.x)
+        double x32 = (double)(float)pr.x;  /* the product rounded to f32 */
+        if (c == GEN_DOUBLE_ROUND && x32 == pr.x)
             continue;  /* a product f32 holds (short significands) rounds once: 7.7% of attempts missed so */
-        if (s->unfused) {
-            /* The sum starts from the product rounded to f32, flushed when subnormal. */
-            pr.x = (double)(float)pr.x;
-            if (fp_dabs(pr.x) < 0x1p-126)
-                continue;
-        }
-        /* A double round is a tie for the product rounded to f32 (the sum
-         * of the exact product is then just off it, and a second rounding
-         * would land on it); a near tie where the sum rounds to f32 first
-         * is aimed from what the f16 rounding sees (the generic design's way). */
-        if (c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && s->rounds_twice))
-            pr.x = (double)(float)pr.x;
+        if (s->unfused && fp_dabs(x32) < 0x1p-126)
+            continue;  /* flushed: the legacy sum would start from zero */
+        /* The sum starts from x32 where the form rounds the product (the
+         * legacy forms); a double round is a tie for x32 (the sum of the
+         * exact product is then just off it, and a second rounding would
+         * land on it); a near tie where the sum rounds to f32 first is
+         * aimed from what the f16 rounding sees (the generic design's way). */
+        if (s->unfused || c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && s->rounds_twice))
+            pr.x = x32;
         if (!addend(s, pr.x, c == GEN_DOUBLE_ROUND ? GEN_TIE : c, d0, d1, d2, r, &v[2]))
             continue;
         v[0] = pr.a;

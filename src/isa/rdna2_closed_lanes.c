@@ -227,18 +227,16 @@ LANES void attempt(lane_formats FS, bool mixed, bool k_is_b, bool unfused, const
     }
     products pr = pick_products(FS, mixed, k_is_b, forced, P, field(d1, 0, lo, hi), short_bits, budget, d0, d1, d2);
     vl usable = st->live;
+    vd x32 = to_f32(pr.x);  /* the product rounded to f32 */
     if (c == GEN_DOUBLE_ROUND)  /* a product f32 holds rounds once (rdna2_closed_design) */
-        usable &= to_f32(pr.x) != pr.x;
-    if (unfused) {
-        /* The sum starts from the product rounded to f32, flushed when subnormal. */
-        pr.x = widen_f32(__builtin_convertvector(pr.x, vf));
-        usable &= ~(dabs(pr.x) < 0x1p-126);
-    }
-    /* A double round: a tie for the product rounded to f32; a near tie
-     * where the sum rounds to f32 first: aimed from what the f16 rounding
-     * sees (rdna2_closed_design's). */
-    if (c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && P->rounds_twice))
-        pr.x = to_f32(pr.x);
+        usable &= x32 != pr.x;
+    if (unfused)  /* flushed: the legacy sum would start from zero */
+        usable &= ~(dabs(x32) < 0x1p-126);
+    /* The sum from x32 where the form rounds the product, for a double
+     * round (a tie of x32) and for a near tie where the sum rounds to f32
+     * first (rdna2_closed_design's). */
+    if (unfused || c == GEN_DOUBLE_ROUND || (c == GEN_NEAR_TIE && P->rounds_twice))
+        pr.x = x32;
     /* Only the usable lanes draw an addend's fourth word. */
     streams drawing = {st->s, usable};
     vl ok;

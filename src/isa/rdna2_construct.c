@@ -1139,8 +1139,7 @@ static inline bool vcc_in_question(const isa_instance *in, gen_class c, const ui
     return vcc_set_in_class(c, w) && !in->param[PARAM_DIV_FMAS_ORDER];
 }
 
-/* The modifiers on the three sources as masks, read once: (w & keep) ^ flip
- * is rdna2_sign_mods's abs, then neg. */
+/* The modifiers on the three sources, as rdna2_sign_masks makes them. */
 typedef struct {
     uint32_t keep[3], flip[3];
 } sign_masks;
@@ -1148,10 +1147,7 @@ typedef struct {
 static sign_masks sign_masks_of(const isa_instance *in)
 {
     sign_masks m;
-    for (int i = 0; i < 3; i++) {
-        m.keep[i] = BIT(in->ctrl[CTRL_ABS], i) ? 0x7fffffffu : 0xffffffffu;
-        m.flip[i] = BIT(in->ctrl[CTRL_NEG], i) ? 0x80000000u : 0;
-    }
+    rdna2_sign_masks(0x80000000u, in->ctrl[CTRL_ABS], in->ctrl[CTRL_NEG], m.keep, m.flip);
     return m;
 }
 

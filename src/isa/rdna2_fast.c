@@ -574,9 +574,8 @@ static void plan_sources(const isa_instance *in, const uint32_t *words, uint32_t
         bool k = op->src[i] == RDNA2_SRC_K;
         s->base[i] = k ? &in->ctrl[CTRL_K] : words + op->src[i];
         s->stride[i] = k ? 0 : op->n_in;
-        s->keep[i] = BIT(abs, i) ? ~sign_bit : ~0u;
-        s->flip[i] = BIT(neg, i) ? sign_bit : 0;
     }
+    rdna2_sign_masks(sign_bit, abs, neg, s->keep, s->flip);
     s->post = has_post(in);
 }
 
