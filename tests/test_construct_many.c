@@ -318,7 +318,7 @@ int main(void)
     unsigned long k_differ = compare_literals(&k_instances, &k_expected);
     CHECK(k_instances == k_expected, "%u literal instances of %u (each op under each K)", k_instances, k_expected);
     CHECK(k_differ == 0, "literal ops under chosen Ks: %lu cases differ", k_differ);
-    CHECK(ops >= 16, "%lu ops with construct_many", ops);
+    CHECK(ops >= 22, "%lu ops with construct_many", ops);
     CHECK(generated_ops >= 22, "%lu ops generated a batch at a time", generated_ops);
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);

@@ -90,7 +90,16 @@ uint32_t maxwell_imad_hi_s32(int csfu, uint32_t a, uint32_t b, uint32_t c);
 void maxwell_eval(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_trace *trace);
 const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_builder *b, const unsigned *in_ids,
                           unsigned *out_ids);
+/* Cases (maxwell_designs.c): one at a time, and a block at a time, the same cases. */
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
+void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
+                            bool *reachable);
+/* The carry designs of XMAD and IADD3 on words already drawn (maxwell_construct.c). */
+bool maxwell_xmad_carry(const isa_instance *in, gen_rng *rng, uint32_t *words);
+bool maxwell_iadd3_carry(const isa_instance *in, gen_rng *rng, uint32_t *words);
+/* The sign class's halves: 0x7fff, 0x8000, 0xffff, 0, 1. */
+enum { MAXWELL_SIGN_VALUES = 5 };
+extern const uint16_t maxwell_sign_values[MAXWELL_SIGN_VALUES];
 void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,

@@ -1,5 +1,6 @@
-/* Case constructors and class verification for the Maxwell integer ops.
- * Classes: carry (sums that carry out of bit 31, or out of bit 15 where a
+/* The carry designs of XMAD and IADD3 (the other classes' designs, and
+ * the words every case draws first: maxwell_designs.c), and class
+ * verification for the Maxwell integer ops.  Classes: carry (sums that carry out of bit 31, or out of bit 15 where a
  * shift follows: IADD3's first add, of the halves it selects and its
  * carry-in; where an add has a carry-in, half the cases make it carry
  * only because of it: the sum before the carry-in all ones), sign (selected halves at 0x7fff, 0x8000, 0xffff, 0, 1),
@@ -10,12 +11,12 @@
 
 #define BIT(v, i) (((v) >> (i)) & 1u)
 
-static const uint16_t sign_values[] = {0x7fff, 0x8000, 0xffff, 0x0000, 0x0001};
+const uint16_t maxwell_sign_values[MAXWELL_SIGN_VALUES] = {0x7fff, 0x8000, 0xffff, 0x0000, 0x0001};
 
 static bool is_sign_value(uint32_t h)
 {
-    for (unsigned i = 0; i < sizeof sign_values / sizeof sign_values[0]; i++)
-        if ((h & 0xffff) == sign_values[i])
+    for (unsigned i = 0; i < MAXWELL_SIGN_VALUES; i++)
+        if ((h & 0xffff) == maxwell_sign_values[i])
             return true;
     return false;
 }
@@ -25,14 +26,6 @@ static bool one_zero_half(uint32_t x) { return ((x & 0xffff) == 0) != ((x >> 16)
 static uint32_t set_half(uint32_t x, bool hi, uint32_t h)
 {
     return hi ? (x & 0xffffu) | (h << 16) : (x & 0xffff0000u) | (h & 0xffff);
-}
-
-static uint32_t sign_half(gen_rng *r) { return sign_values[gen_below(r, 5)]; }
-
-static uint32_t zero_one_half(gen_rng *r)
-{
-    uint32_t nz = (uint32_t)(gen_next(r) & 0xffff) | 1;
-    return gen_coin(r) ? nz : nz << 16;
 }
 
 /* ---- carry-in-only carries (issue 12): an add whose sum before its
@@ -394,138 +387,54 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
     return m;
 }
 
-bool maxwell_construct(const isa_instance *in, gen_class cls, gen_rng *r, uint32_t *w)
+/* XMAD's carry class on words already drawn (maxwell_designs.c draws them
+ * and designs the other classes): half the time, where .X allows, a
+ * carry-in that alone carries; else a sum aimed past 2^32. */
+bool maxwell_xmad_carry(const isa_instance *in, gen_rng *r, uint32_t *w)
 {
-    const uint32_t *c = in->ctrl;
-    for (unsigned i = 0; i < in->op->n_in; i++)
-        w[i] = (uint32_t)gen_next(r);
-    int form = in->op->form;
-    if (form == MAXWELL_XMAD || form == MAXWELL_IADD3)
-        w[3] &= 0xf;
-    if (cls == GEN_RANDOM)
+    if (gen_coin(r) && xmad_carry_in(in, r, w))
         return true;
-    if (cls != GEN_CARRY && cls != GEN_SIGN && cls != GEN_MERGE && cls != GEN_ZERO_HALF)
-        return false;  /* a floating-point class: nothing to aim at */
-    switch ((maxwell_form)form) {
-    case MAXWELL_XMAD: {
-        bool imm = c[CTRL_SB_KIND] == SB_IMM;
-        switch (cls) {
-        case GEN_SIGN:
-            w[0] = set_half(w[0], c[CTRL_A_H1], sign_half(r));
-            if (!imm)
-                w[1] = set_half(w[1], c[CTRL_B_H1], sign_half(r));
-            return true;
-        case GEN_ZERO_HALF:
-            w[0] = zero_one_half(r);
-            if (!imm && gen_coin(r))
-                w[1] = zero_one_half(r);
-            return true;
-        case GEN_MERGE:
-            if (!((c[CTRL_MRG] || c[CTRL_COP] == COP_CBCC) && c[CTRL_B_H1] && !imm))
-                return false;
-            if ((w[1] & 0xffff) == (w[1] >> 16))
-                w[1] ^= 1;
-            return true;
-        default: {
-            if (gen_coin(r) && xmad_carry_in(in, r, w))
-                return true;
-            maxwell_xmad_ctl x = maxwell_xmad_controls(in);
-            if (x.cop == COP_CLO || x.cop == COP_CHI)  /* else only .X's carry-in carries */
-                return xmad_half_c_carry(&x, r, w) || (x.x && xmad_carry_in(in, r, w));
-            /* Solve Sc so that the sum carries by 0..2 past 2^32 (C32 and
-             * CBCC read Sc whole; CSFU's fix-up is Sc's too). */
-            x.mrg = false;
-            x.cc = false;
-            uint32_t s0 = maxwell_xmad(&x, in->param[PARAM_CSFU], w[0], w[1], 0, w[3], NULL);
-            w[2] = 0u - s0 + (uint32_t)gen_below(r, 3);
-            return true;
-        }
-        }
+    maxwell_xmad_ctl x = maxwell_xmad_controls(in);
+    if (x.cop == COP_CLO || x.cop == COP_CHI)  /* else only .X's carry-in carries */
+        return xmad_half_c_carry(&x, r, w) || (x.x && xmad_carry_in(in, r, w));
+    /* Solve Sc so that the sum carries by 0..2 past 2^32 (C32 and
+     * CBCC read Sc whole; CSFU's fix-up is Sc's too). */
+    x.mrg = false;
+    x.cc = false;
+    uint32_t s0 = maxwell_xmad(&x, in->param[PARAM_CSFU], w[0], w[1], 0, w[3], NULL);
+    w[2] = 0u - s0 + (uint32_t)gen_below(r, 3);
+    return true;
+}
+
+/* IADD3's carry class on words already drawn: half the time, where a
+ * carry-in or negation allows, a carry-in that alone carries; else a carry
+ * out of the first add's bit 15 before a shift, or out of the second add. */
+bool maxwell_iadd3_carry(const isa_instance *in, gen_rng *r, uint32_t *w)
+{
+    if (gen_coin(r) && iadd3_carry_in(in, r, w))
+        return true;
+    maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
+    if (x.shift && gen_coin(r)) {
+        /* The first add carries out of bit 15 before the shift: the
+         * low halves of its operands (the parts, or the immediate)
+         * and its carry-in sum to 2^16 + k.  B's low half is solved,
+         * or A's where B is the immediate. */
+        slot a = slot_of(&x, w, 0), b = slot_of(&x, w, 1);
+        slot *solved = b.fixed ? &a : &b;
+        uint32_t other = (b.fixed ? b.value : a.value) & 0xffff;
+        uint32_t low = 0x10000 - other - iadd3_cin1(&x, w) + (uint32_t)gen_below(r, 4);
+        slot_put(solved, (solved->value & 0xffff0000u) | (low & 0xffff));
+        return true;
     }
-    case MAXWELL_IADD3: {
-        switch (cls) {
-        case GEN_SIGN:
-            for (int i = 0; i < 3; i++) {
-                int p = (int)c[CTRL_A_PART + i];
-                w[i] = set_half(w[i], p != 1, sign_half(r));
-            }
-            return true;
-        case GEN_ZERO_HALF: {
-            unsigned i = gen_below(r, 3);  /* the word, then its value: as statements (GCC's order) */
-            w[i] = zero_one_half(r);
-            return true;
-        }
-        case GEN_MERGE:
-            return false;
-        default: {
-            if (gen_coin(r) && iadd3_carry_in(in, r, w))
-                return true;
-            maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
-            if (x.shift && gen_coin(r)) {
-                /* The first add carries out of bit 15 before the shift: the
-                 * low halves of its operands (the parts, or the immediate)
-                 * and its carry-in sum to 2^16 + k.  B's low half is solved,
-                 * or A's where B is the immediate. */
-                slot a = slot_of(&x, w, 0), b = slot_of(&x, w, 1);
-                slot *solved = b.fixed ? &a : &b;
-                uint32_t other = (b.fixed ? b.value : a.value) & 0xffff;
-                uint32_t low = 0x10000 - other - iadd3_cin1(&x, w) + (uint32_t)gen_below(r, 4);
-                slot_put(solved, (solved->value & 0xffff0000u) | (low & 0xffff));
-                return true;
-            }
-            /* Otherwise make the second sum carry: Rc = -(first stage) + k. */
-            maxwell_iadd3_ctl y = x;
-            y.negc = false;
-            y.cpart = 0;
-            y.cc = false;
-            uint32_t t0 = maxwell_iadd3(&y, w[0], w[1], 0, w[3], NULL);
-            uint32_t cin2 = x.x ? (w[3] >> 2) & 1 : x.negc;
-            uint32_t want = 0u - t0 - cin2 + (uint32_t)gen_below(r, 3);
-            if (x.cpart == 0)
-                w[2] = x.negc ? ~want : want;
-            return true;
-        }
-        }
-    }
-    default: {
-        int b_index = form == MAXWELL_IMUL_IMM16 ? -1 : 1;
-        int c_index = form == MAXWELL_IMUL_IMM16 ? 1 : 2;
-        switch (cls) {
-        case GEN_SIGN: {
-            /* The value before the half it goes to (arguments' order was the compiler's; this is GCC's). */
-            uint32_t h = sign_half(r);
-            w[0] = set_half(w[0], gen_coin(r), h);
-            if (b_index > 0) {
-                h = sign_half(r);
-                w[1] = set_half(w[1], gen_coin(r), h);
-            }
-            return true;
-        }
-        case GEN_ZERO_HALF:
-            w[0] = zero_one_half(r);
-            return true;
-        case GEN_MERGE:
-            if (form != MAXWELL_IMAD_LO)
-                return false;
-            if ((w[1] & 0xffff) == (w[1] >> 16))
-                w[1] ^= 1;
-            return true;
-        default:
-            if (form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32) {
-                /* Big halves make the middle sum need its 33rd bit. */
-                w[0] |= 0xc000c000u;
-                w[1] |= 0xc000c000u;
-                return true;
-            }
-            {
-                uint32_t b = b_index > 0 ? w[1] : c[CTRL_IMM];
-                w[c_index] = 0u - (uint32_t)((uint64_t)w[0] * b) + (uint32_t)gen_below(r, 3);
-            }
-            /* A zero immediate leaves C alone, which never carries: out of
-             * reach, not a miss to build three times more. */
-            return b_index > 0 || c[CTRL_IMM] != 0;
-        }
-    }
-    }
+    /* Otherwise make the second sum carry: Rc = -(first stage) + k. */
+    maxwell_iadd3_ctl y = x;
+    y.negc = false;
+    y.cpart = 0;
+    y.cc = false;
+    uint32_t t0 = maxwell_iadd3(&y, w[0], w[1], 0, w[3], NULL);
+    uint32_t cin2 = x.x ? (w[3] >> 2) & 1 : x.negc;
+    uint32_t want = 0u - t0 - cin2 + (uint32_t)gen_below(r, 3);
+    if (x.cpart == 0)
+        w[2] = x.negc ? ~want : want;
     return true;
 }

@@ -76,7 +76,8 @@ static void controls_drawn(isa_instance *in)
 }
 
 const isa_family_impl maxwell_impl = {.check = check, .eval = maxwell_eval, .lower = maxwell_lower,
-                                      .construct = maxwell_construct, .classify = maxwell_classify,
+                                      .construct = maxwell_construct,
+                                      .construct_many = maxwell_construct_many, .classify = maxwell_classify,
                                       .controls_for = controls_for, .fast = maxwell_fast,
                                       .fast_batch = maxwell_fast_batch,
                                       .fast_verdicts = maxwell_fast_verdicts, .controls_drawn = controls_drawn};

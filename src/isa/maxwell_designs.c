@@ -1,0 +1,319 @@
+/* Maxwell cases a block at a time (maxwell_construct_many), and one at a
+ * time as a block of one (maxwell_construct): one design of each class,
+ * so that a campaign, a replay and the rebuild of a miss build the same
+ * case.  A case draws its input words first (all of a block's together,
+ * gen_draw_words: vector code), then its class's design takes its
+ * stream's next draws.  A block's cases are sorted by class, and each
+ * class's cases get their next draws in vectors (gen_peek_draws) and are
+ * designed in a loop of their own, the controls (a block's instance is
+ * one) read once before it.  One case at a time, through the family's
+ * construct with the class switched on for each, construction was 26-29%
+ * of a Maxwell campaign's CPU on lavapipe (perf), and a random case's
+ * four draws alone 4-5 ns (`bench_rdna2 --stages`).  The carry designs of
+ * XMAD and IADD3, a dozen shapes under the controls with draws that
+ * depend on them, stay a case at a time (maxwell_construct.c). */
+#include "classify.h"
+#include "maxwell.h"
+
+static uint32_t coin_of(uint64_t draw) { return (uint32_t)(draw >> 63); }  /* gen_coin of a draw */
+
+static uint32_t sign_half_of(uint64_t draw) { return maxwell_sign_values[gen_below_of(draw, MAXWELL_SIGN_VALUES)]; }
+
+/* x with half hi (0 low, 1 high) replaced by h, a 16-bit value. */
+static uint32_t put_half(uint32_t x, uint32_t hi, uint32_t h)
+{
+    unsigned s = hi * 16;
+    return (x & ~(0xffffu << s)) | h << s;
+}
+
+/* on (0 or 1) ? a : b, in masks: a case's coin is data, and a branch on
+ * it mispredicts half the time (GCC made IADD3's zero-half word, one of
+ * three drawn, two branches: 10.2 ns a case against 1.6 for a random one). */
+static uint32_t pick(uint32_t on, uint32_t a, uint32_t b)
+{
+    uint32_t m = 0u - on;
+    return (a & m) | (b & ~m);
+}
+
+/* One half zero, the other odd: the low half from the first draw, where
+ * it goes from the second's coin (heads: low). */
+static uint32_t zero_one_half_of(uint64_t d1, uint64_t d2)
+{
+    uint32_t nz = (uint32_t)(d1 & 0xffff) | 1;
+    return pick(coin_of(d2), nz, nz << 16);
+}
+
+/* What a class's design works on: up to CHUNK of a block's cases of that
+ * class, at[0..k), and their streams' next draws, made before in vectors
+ * (gen_peek_draws).  A design reads draw q of case j with drawn(), and
+ * steps the case's stream past the draws it took with take(). */
+enum { CHUNK = GEN_PEEK_MAX, DRAWS_MAX = 5 };
+typedef struct {
+    const isa_instance *in;
+    uint32_t *w;  /* the block's words, n_in a case */
+    gen_rng *r;
+    bool *reach;
+    const uint32_t *at;
+    size_t k;
+    const uint64_t *d;  /* draw q of case j at q * k + j */
+} class_cases;
+
+static uint32_t *words_of(const class_cases *cs, size_t j) { return cs->w + (size_t)cs->at[j] * cs->in->op->n_in; }
+static uint64_t drawn(const class_cases *cs, size_t j, unsigned q) { return cs->d[q * cs->k + j]; }
+static void take(const class_cases *cs, size_t j, unsigned draws) { gen_skip(&cs->r[cs->at[j]], draws); }
+
+static void set_reach(const class_cases *cs, bool reach)
+{
+    for (size_t j = 0; j < cs->k; j++)
+        cs->reach[cs->at[j]] = reach;
+}
+
+/* ---- XMAD ---- */
+
+static void xmad_sign(const class_cases *cs)
+{
+    set_reach(cs, true);
+    const uint32_t *c = cs->in->ctrl;
+    bool imm = c[CTRL_SB_KIND] == SB_IMM;
+    uint32_t a_hi = c[CTRL_A_H1] != 0, b_hi = c[CTRL_B_H1] != 0;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        x[0] = put_half(x[0], a_hi, sign_half_of(drawn(cs, j, 0)));
+        if (!imm)
+            x[1] = put_half(x[1], b_hi, sign_half_of(drawn(cs, j, 1)));
+        take(cs, j, imm ? 1 : 2);
+    }
+}
+
+/* A's halves one zero; with a register Sb, on a coin, Sb's too. */
+static void xmad_zero_half(const class_cases *cs)
+{
+    set_reach(cs, true);
+    bool imm = cs->in->ctrl[CTRL_SB_KIND] == SB_IMM;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        x[0] = zero_one_half_of(drawn(cs, j, 0), drawn(cs, j, 1));
+        if (imm) {
+            take(cs, j, 2);
+            continue;
+        }
+        uint32_t also_b = coin_of(drawn(cs, j, 2));
+        x[1] = pick(also_b, zero_one_half_of(drawn(cs, j, 3), drawn(cs, j, 4)), x[1]);
+        take(cs, j, 3 + 2 * also_b);
+    }
+}
+
+/* Sb's low half unlike its high one, where .MRG or CBCC read Sb whole. */
+static void xmad_merge(const class_cases *cs)
+{
+    const uint32_t *c = cs->in->ctrl;
+    bool reads_whole = (c[CTRL_MRG] || c[CTRL_COP] == COP_CBCC) && c[CTRL_B_H1] && c[CTRL_SB_KIND] != SB_IMM;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        x[1] ^= reads_whole && (x[1] & 0xffff) == (x[1] >> 16);
+    }
+    set_reach(cs, reads_whole);
+}
+
+/* ---- IADD3 ---- */
+
+static void iadd3_sign(const class_cases *cs)
+{
+    set_reach(cs, true);
+    const uint32_t *c = cs->in->ctrl;
+    uint32_t hi[3];
+    for (int i = 0; i < 3; i++)
+        hi[i] = c[CTRL_A_PART + i] != 1;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        for (unsigned i = 0; i < 3; i++)
+            x[i] = put_half(x[i], hi[i], sign_half_of(drawn(cs, j, i)));
+        take(cs, j, 3);
+    }
+}
+
+/* One of the three words, drawn, has one half zero. */
+static void iadd3_zero_half(const class_cases *cs)
+{
+    set_reach(cs, true);
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        uint32_t which = gen_below_of(drawn(cs, j, 0), 3), v = zero_one_half_of(drawn(cs, j, 1), drawn(cs, j, 2));
+        for (uint32_t i = 0; i < 3; i++)
+            x[i] = pick(i == which, v, x[i]);
+        take(cs, j, 3);
+    }
+}
+
+/* ---- the multiply sequences: A, then B (a register) or the immediate, then C ---- */
+
+static bool has_b(const isa_instance *in) { return in->op->form != MAXWELL_IMUL_IMM16; }
+
+/* A and B each get a sign value in a half drawn. */
+static void seq_sign(const class_cases *cs)
+{
+    set_reach(cs, true);
+    bool b = has_b(cs->in);
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        /* The value before the half it goes to (the order of the draws is GCC's
+         * evaluation order where the designs were once arguments of a call). */
+        x[0] = put_half(x[0], coin_of(drawn(cs, j, 1)), sign_half_of(drawn(cs, j, 0)));
+        if (b)
+            x[1] = put_half(x[1], coin_of(drawn(cs, j, 3)), sign_half_of(drawn(cs, j, 2)));
+        take(cs, j, b ? 4 : 2);
+    }
+}
+
+static void seq_zero_half(const class_cases *cs)
+{
+    set_reach(cs, true);
+    for (size_t j = 0; j < cs->k; j++) {
+        words_of(cs, j)[0] = zero_one_half_of(drawn(cs, j, 0), drawn(cs, j, 1));
+        take(cs, j, 2);
+    }
+}
+
+/* IMAD.LO's .MRG step reads B's low half, so B's halves differ. */
+static void seq_merge(const class_cases *cs)
+{
+    bool reads_low = cs->in->op->form == MAXWELL_IMAD_LO;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        x[1] ^= reads_low && (x[1] & 0xffff) == (x[1] >> 16);
+    }
+    set_reach(cs, reads_low);
+}
+
+static bool high_word(int form) { return form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32; }
+
+/* The high words: big halves make the middle sum need its 33rd bit.  The
+ * low word: C = -(A * B) + 0..2, and a zero immediate leaves C alone,
+ * which never carries: out of reach, not a miss to build three times more. */
+static void seq_carry(const class_cases *cs)
+{
+    if (high_word(cs->in->op->form)) {
+        set_reach(cs, true);
+        for (size_t j = 0; j < cs->k; j++) {
+            uint32_t *x = words_of(cs, j);
+            x[0] |= 0xc000c000u;
+            x[1] |= 0xc000c000u;
+        }
+        return;
+    }
+    bool b = has_b(cs->in);
+    uint32_t imm = cs->in->ctrl[CTRL_IMM];
+    unsigned c_at = b ? 2 : 1;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t *x = words_of(cs, j);
+        uint32_t factor = b ? x[1] : imm;
+        x[c_at] = 0u - (uint32_t)((uint64_t)x[0] * factor) + gen_below_of(drawn(cs, j, 0), 3);
+        take(cs, j, 1);
+    }
+    set_reach(cs, b || imm != 0);
+}
+
+/* The carry designs of XMAD and IADD3 (maxwell_construct.c), a case at a
+ * time: a dozen shapes under the controls, and draws that depend on them. */
+static void xmad_carry(const class_cases *cs)
+{
+    for (size_t j = 0; j < cs->k; j++)
+        cs->reach[cs->at[j]] = maxwell_xmad_carry(cs->in, &cs->r[cs->at[j]], words_of(cs, j));
+}
+
+static void iadd3_carry(const class_cases *cs)
+{
+    for (size_t j = 0; j < cs->k; j++)
+        cs->reach[cs->at[j]] = maxwell_iadd3_carry(cs->in, &cs->r[cs->at[j]], words_of(cs, j));
+}
+
+/* ---- a block ---- */
+
+static void out_of_reach(const class_cases *cs) { set_reach(cs, false); }
+static void random_words(const class_cases *cs) { set_reach(cs, true); }
+
+/* The designs, by form and class, and the most draws each takes (at most
+ * DRAWS_MAX: gen_peek_draws makes that many before the design); a class
+ * with none here (a floating-point one) is out of reach, and its cases
+ * stay random.  Sign and zero-half are within reach under every control. */
+typedef struct {
+    void (*design)(const class_cases *cs);
+    unsigned draws;
+} design_row;
+
+enum { FORMS = MAXWELL_IMAD_HI_S32 + 1 };
+static const design_row designs[FORMS][GEN_CLASS_COUNT] = {
+    [MAXWELL_XMAD] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {xmad_sign, 2}, [GEN_ZERO_HALF] = {xmad_zero_half, 5},
+                      [GEN_MERGE] = {xmad_merge, 0}, [GEN_CARRY] = {xmad_carry, 0}},
+    [MAXWELL_IADD3] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {iadd3_sign, 3},
+                       [GEN_ZERO_HALF] = {iadd3_zero_half, 3}, [GEN_MERGE] = {out_of_reach, 0},
+                       [GEN_CARRY] = {iadd3_carry, 0}},
+#define SEQUENCE {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {seq_sign, 4}, [GEN_ZERO_HALF] = {seq_zero_half, 2}, \
+                  [GEN_MERGE] = {seq_merge, 0}, [GEN_CARRY] = {seq_carry, 1}}
+    [MAXWELL_IMAD_LO] = SEQUENCE, [MAXWELL_IMAD_HI_U32] = SEQUENCE, [MAXWELL_IMUL_IMM16] = SEQUENCE,
+    [MAXWELL_IMAD_HI_S32] = SEQUENCE,
+#undef SEQUENCE
+};
+
+/* A class's cases at[0..k) of a block, CHUNK at a time: their draws, then
+ * the design. */
+static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint32_t *w, bool *reach,
+                         const uint32_t *at, size_t k)
+{
+    design_row row = designs[in->op->form][cls];
+    if (!row.design)
+        row.design = out_of_reach;
+    uint64_t d[DRAWS_MAX * CHUNK];
+    for (size_t first = 0; first < k; first += CHUNK) {
+        class_cases cs = {in, w, r, reach, at + first, k - first < CHUNK ? k - first : CHUNK, d};
+        gen_peek_draws(r, cs.at, cs.k, row.draws, d);
+        row.design(&cs);
+    }
+}
+
+/* Up to ISA_GENERATE_BLOCK cases: words, then each class's design. */
+static void construct_block(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *w,
+                            bool *reach)
+{
+    unsigned ni = in->op->n_in;
+    gen_draw_words(r, n, ni, w);
+    if (in->op->form == MAXWELL_XMAD || in->op->form == MAXWELL_IADD3) {
+        /* Word 3 of 4 is the condition code: its four flags.  The whole
+         * words ANDed with a pattern, which is vector code. */
+        static const uint32_t keep[4] = {~0u, ~0u, ~0u, 0xf};
+        for (size_t i = 0; i < n; i++)
+            for (unsigned j = 0; j < 4; j++)
+                w[i * 4 + j] &= keep[j];
+    }
+    /* The cases sorted by class, each class's in their order. */
+    size_t count[GEN_CLASS_COUNT + 1] = {0};
+    uint32_t at[ISA_GENERATE_BLOCK];
+    for (size_t i = 0; i < n; i++)
+        count[c[i] + 1]++;
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        count[k + 1] += count[k];
+    size_t next[GEN_CLASS_COUNT];
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        next[k] = count[k];
+    for (size_t i = 0; i < n; i++)
+        at[next[c[i]]++] = (uint32_t)i;
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        if (count[k + 1] > count[k])
+            design_class(in, (gen_class)k, r, w, reach, at + count[k], count[k + 1] - count[k]);
+}
+
+void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
+                            bool *reachable)
+{
+    for (size_t first = 0; first < n; first += ISA_GENERATE_BLOCK) {
+        size_t m = n - first < ISA_GENERATE_BLOCK ? n - first : ISA_GENERATE_BLOCK;
+        construct_block(in, c + first, r + first, m, words + first * in->op->n_in, reachable + first);
+    }
+}
+
+bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *r, uint32_t *words)
+{
+    bool reachable;
+    construct_block(in, &c, r, 1, words, &reachable);
+    return reachable;
+}
