@@ -94,9 +94,10 @@ const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_bui
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
                             bool *reachable);
-/* The carry designs of XMAD and IADD3 on words already drawn (maxwell_construct.c). */
-bool maxwell_xmad_carry(const isa_instance *in, gen_rng *rng, uint32_t *words);
-bool maxwell_iadd3_carry(const isa_instance *in, gen_rng *rng, uint32_t *words);
+/* The carry designs of XMAD and IADD3 on words already drawn, under the
+ * instance's controls, read (maxwell_construct.c). */
+bool maxwell_xmad_carry(const maxwell_xmad_ctl *x, int csfu, gen_rng *rng, uint32_t *words);
+bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *x, gen_rng *rng, uint32_t *words);
 /* The sign class's halves: 0x7fff, 0x8000, 0xffff, 0, 1. */
 enum { MAXWELL_SIGN_VALUES = 5 };
 extern const uint16_t maxwell_sign_values[MAXWELL_SIGN_VALUES];

@@ -102,12 +102,11 @@ static void put_factors(const maxwell_xmad_ctl *x, int32_t pa, int32_t pb, uint3
         w[1] = set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
 }
 
-static bool xmad_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
+static bool xmad_carry_in(const maxwell_xmad_ctl *xp, int csfu, gen_rng *r, uint32_t *w)
 {
-    maxwell_xmad_ctl x = maxwell_xmad_controls(in);
+    maxwell_xmad_ctl x = *xp;
     if (!x.x)
         return false;
-    int csfu = in->param[PARAM_CSFU];
     uint32_t cin = gen_below(r, 4) ? 1 : 2;
     bool b_hi = x.b_h1 && !x.sb_imm, half_c = x.cop == COP_CLO || x.cop == COP_CHI;
     if (x.mrg && !x.sb_imm && (b_hi || !half_c) && gen_coin(r))
@@ -274,9 +273,9 @@ static uint32_t first_stage(const maxwell_iadd3_ctl *x, uint32_t *w, uint32_t ci
  * negation's +1).  The second: C = ~t, or where C is a half, the first add
  * aimed so that t (after the shift) lets the half reach it: below 2^16 for
  * -C, at least 0xffff0000 for +C. */
-static bool iadd3_carry_in(const isa_instance *in, gen_rng *r, uint32_t *w)
+static bool iadd3_carry_in(const maxwell_iadd3_ctl *xp, gen_rng *r, uint32_t *w)
 {
-    maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
+    maxwell_iadd3_ctl x = *xp;
     bool can1 = x.x || x.nega || x.negb, can2 = x.x || x.negc;
     if (!can1 && !can2)
         return false;
@@ -388,20 +387,23 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
 }
 
 /* XMAD's carry class on words already drawn (maxwell_designs.c draws them
- * and designs the other classes): half the time, where .X allows, a
- * carry-in that alone carries; else a sum aimed past 2^32. */
-bool maxwell_xmad_carry(const isa_instance *in, gen_rng *r, uint32_t *w)
+ * and designs the other classes), under controls x and CSFU reading csfu:
+ * half the time, where .X allows, a carry-in that alone carries; else a
+ * sum aimed past 2^32.  The controls come read: read for each case (a
+ * struct of bytes copied whole soon after), the reads waited on the
+ * stores, 29% of the design's time. */
+bool maxwell_xmad_carry(const maxwell_xmad_ctl *xp, int csfu, gen_rng *r, uint32_t *w)
 {
-    if (gen_coin(r) && xmad_carry_in(in, r, w))
+    if (gen_coin(r) && xmad_carry_in(xp, csfu, r, w))
         return true;
-    maxwell_xmad_ctl x = maxwell_xmad_controls(in);
+    maxwell_xmad_ctl x = *xp;
     if (x.cop == COP_CLO || x.cop == COP_CHI)  /* else only .X's carry-in carries */
-        return xmad_half_c_carry(&x, r, w) || (x.x && xmad_carry_in(in, r, w));
+        return xmad_half_c_carry(&x, r, w) || (x.x && xmad_carry_in(xp, csfu, r, w));
     /* Solve Sc so that the sum carries by 0..2 past 2^32 (C32 and
      * CBCC read Sc whole; CSFU's fix-up is Sc's too). */
     x.mrg = false;
     x.cc = false;
-    uint32_t s0 = maxwell_xmad(&x, in->param[PARAM_CSFU], w[0], w[1], 0, w[3], NULL);
+    uint32_t s0 = maxwell_xmad(&x, csfu, w[0], w[1], 0, w[3], NULL);
     w[2] = 0u - s0 + (uint32_t)gen_below(r, 3);
     return true;
 }
@@ -409,11 +411,11 @@ bool maxwell_xmad_carry(const isa_instance *in, gen_rng *r, uint32_t *w)
 /* IADD3's carry class on words already drawn: half the time, where a
  * carry-in or negation allows, a carry-in that alone carries; else a carry
  * out of the first add's bit 15 before a shift, or out of the second add. */
-bool maxwell_iadd3_carry(const isa_instance *in, gen_rng *r, uint32_t *w)
+bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *xp, gen_rng *r, uint32_t *w)
 {
-    if (gen_coin(r) && iadd3_carry_in(in, r, w))
+    if (gen_coin(r) && iadd3_carry_in(xp, r, w))
         return true;
-    maxwell_iadd3_ctl x = maxwell_iadd3_controls(in);
+    maxwell_iadd3_ctl x = *xp;
     if (x.shift && gen_coin(r)) {
         /* The first add carries out of bit 15 before the shift: the
          * low halves of its operands (the parts, or the immediate)

@@ -217,14 +217,17 @@ static void seq_carry(const class_cases *cs)
  * time: a dozen shapes under the controls, and draws that depend on them. */
 static void xmad_carry(const class_cases *cs)
 {
+    maxwell_xmad_ctl x = maxwell_xmad_controls(cs->in);
+    int csfu = cs->in->param[PARAM_CSFU];
     for (size_t j = 0; j < cs->k; j++)
-        cs->reach[cs->at[j]] = maxwell_xmad_carry(cs->in, &cs->r[cs->at[j]], words_of(cs, j));
+        cs->reach[cs->at[j]] = maxwell_xmad_carry(&x, csfu, &cs->r[cs->at[j]], words_of(cs, j));
 }
 
 static void iadd3_carry(const class_cases *cs)
 {
+    maxwell_iadd3_ctl x = maxwell_iadd3_controls(cs->in);
     for (size_t j = 0; j < cs->k; j++)
-        cs->reach[cs->at[j]] = maxwell_iadd3_carry(cs->in, &cs->r[cs->at[j]], words_of(cs, j));
+        cs->reach[cs->at[j]] = maxwell_iadd3_carry(&x, &cs->r[cs->at[j]], words_of(cs, j));
 }
 
 /* ---- a block ---- */
