@@ -10,8 +10,10 @@
  * verdicts, and the rebuild of each case that missed its class, in
  * batches) against isa_generate_fast a case at a time: the same words,
  * outputs, verdicts and streams, for those ops and every other one whose
- * misses are rebuilt in batches (one-word to eight-word tuples: the Maxwell
- * ops, which build case by case).  Then the MIX ops under every op_sel_hi,
+ * misses are rebuilt in batches (one-word to eight-word tuples).  The
+ * Maxwell ops' construct is a block of one, so their cases are also pinned
+ * to the ones their seeds made before (check_maxwell_pins).  Then the MIX
+ * ops under every op_sel_hi,
  * the one-format forms under chosen abs and neg, and the literal ops under
  * Ks chosen where their routes turn, which drawn controls seldom reach.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
@@ -274,6 +276,64 @@ static unsigned long compare_literals(unsigned *instances, unsigned *expected)
     return differ;
 }
 
+/* The Maxwell ops' cases pinned to what they were when each was built a
+ * case at a time (2d19076, before maxwell_designs.c): a finding file's seed
+ * and index must make the same case in every later build, and compare()
+ * holds construct_many only to construct, which now share their code.  For
+ * each op, under its default instance and two drawn ones, 1,031 cases of
+ * every class it takes, and of a floating-point class (out of reach): an
+ * FNV-1a hash of their words, answers and streams after.  A change that
+ * means to change these cases changes the hashes here, and says so. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void check_maxwell_pins(void)
+{
+    static const struct {
+        const char *op;
+        uint64_t hash;
+    } pins[] = {
+        {"maxwell.xmad", 0x247f7b8dda19c3dfull}, {"maxwell.iadd3", 0xea7fa04a7dae163dull}, {"maxwell.imad_lo", 0x5b961f70f6749e9eull},
+        {"maxwell.imad_hi_u32", 0x90de1ba11d48fdd4ull}, {"maxwell.imul_imm16", 0xa23b120e65e05d29ull}, {"maxwell.imad_hi_s32", 0x90de1ba11d48fdd4ull},
+    };
+    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT + 1];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    for (unsigned p = 0; p < sizeof pins / sizeof pins[0]; p++) {
+        const isa_op *op = isa_op_find(pins[p].op);
+        CHECK(op != NULL, "no op %s", pins[p].op);
+        if (!op)
+            continue;
+        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+        mine[n_mine++] = GEN_TIE;
+        isa_instance tmpl, in;
+        isa_instance_default(&tmpl, op);
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (uint64_t draw = 0; draw < 3; draw++) {
+            eng_drawn_instance(&tmpl, false, false, 11, draw, mine, n_mine - 1, &in);
+            for (unsigned k = 0; k < n_mine; k++) {
+                for (unsigned i = 0; i < CASES; i++) {
+                    cls[i] = mine[k];
+                    many_rng[i] = gen_rng_for(77, (uint64_t)cls[i], i);
+                }
+                for (unsigned i = 0; i < CASES; i++)  /* construct: compare() holds construct_many to it */
+                    many_reach[i] = op->impl->construct(&in, cls[i], &many_rng[i], many_words + (size_t)i * op->n_in);
+                h = fnv(h, many_words, (size_t)CASES * op->n_in * sizeof many_words[0]);
+                h = fnv(h, many_reach, CASES);
+                for (unsigned i = 0; i < CASES; i++)
+                    h = fnv(h, &many_rng[i].s, sizeof many_rng[i].s);
+            }
+        }
+        CHECK(h == pins[p].hash, "%s: its cases are not the ones its seeds made before (hash %#llx, pinned %#llx)",
+              pins[p].op, (unsigned long long)h, (unsigned long long)pins[p].hash);
+    }
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -306,6 +366,7 @@ int main(void)
     }
     check_cancel_by_signs();
     check_flushed_k();
+    check_maxwell_pins();
     unsigned mix_instances = 0;
     unsigned long mix_differ = compare_mix_formats(&mix_instances);
     CHECK(mix_instances == 24, "%u MIX instances (3 ops x 8 op_sel_hi)", mix_instances);

@@ -2,12 +2,12 @@
  * cases' first draws (their random words) take, one stream a case. */
 #include "gen.h"
 
-/* A case's words in a row from its stream, per a constant where it is
- * inlined: GCC then makes the loop over the streams vector code that
- * stores each case's words together.  Drawn a word index at a time over
- * every stream instead (the only form for a per known at run time), the
- * words went out one 4-byte store each: 3.65 ns a case for four words,
- * against 0.71 (x86-64-v4, this machine). */
+/* A case's words in a row from its stream.  Inlined with per a constant,
+ * GCC makes the loop over the streams vector code that stores each case's
+ * words together.  Drawn a word index at a time over every stream (as
+ * until 2026-12-07), the words went out one 4-byte store each: 3.65 ns a
+ * case for four words against 0.71, in a loop of its own on the AVX-512
+ * development machine. */
 static inline __attribute__((always_inline)) void draw_per(gen_rng *restrict r, size_t n, unsigned per,
                                                           uint32_t *restrict w)
 {
@@ -39,23 +39,24 @@ static void draw_words(gen_rng *restrict r, size_t n, unsigned per, uint32_t *re
 
 void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w) { draw_words(r, n, per, w); }
 
-/* gen_peek of streams r[at[0..m)] (m at most GEN_PEEK_MAX), draws 1 to
- * k, draw q of case j into d[q * m + j]: the streams gathered, then
+/* gen_peek of streams r[at[0..m)], draws 1 to k, draw q of case j into
+ * d[q * stride + j]: the streams gathered (at most PEEK_CHUNK), then
  * vector code as above. */
+enum { PEEK_CHUNK = 256 };
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-static void peek_draws(const gen_rng *restrict r, const uint32_t *restrict at, size_t m, unsigned k,
+static void peek_draws(const gen_rng *restrict r, const uint32_t *restrict at, size_t m, unsigned k, size_t stride,
                        uint64_t *restrict d)
 {
-    gen_rng s[GEN_PEEK_MAX];
+    gen_rng s[PEEK_CHUNK];
     for (size_t j = 0; j < m; j++)
         s[j] = r[at[j]];
     for (unsigned q = 0; q < k; q++)
         for (size_t j = 0; j < m; j++)
-            d[q * m + j] = gen_peek(&s[j], q + 1);
+            d[q * stride + j] = gen_peek(&s[j], q + 1);
 }
 
 void gen_peek_draws(const gen_rng *r, const uint32_t *at, size_t m, unsigned k, uint64_t *d)
 {
-    if (k && m)
-        peek_draws(r, at, m < GEN_PEEK_MAX ? m : GEN_PEEK_MAX, k, d);
+    for (size_t first = 0; k && first < m; first += PEEK_CHUNK)
+        peek_draws(r, at + first, m - first < PEEK_CHUNK ? m - first : PEEK_CHUNK, k, m, d + first);
 }

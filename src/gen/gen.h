@@ -54,14 +54,14 @@ static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a
 /* Streams r[0..n) each take their next `per` draws, as gen_next takes
  * them, into w[i * per ..] as 32-bit words (the draws' low halves). */
 void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w);
-/* The next k draws of streams r[at[0..m)], m at most GEN_PEEK_MAX,
- * without taking them: draw q (gen_peek's q + 1) of stream at[j] into
- * d[q * m + j], in vectors.  For designs that take a varying number of a
- * case's draws (they step each stream with gen_skip after). */
-#define GEN_PEEK_MAX 256
+/* The next k draws of streams r[at[0..m)] without taking them: draw q
+ * (gen_peek's q + 1) of stream at[j] into d[q * m + j], in vectors.  For
+ * designs that take a varying number of a case's draws (they step each
+ * stream with gen_skip after). */
 void gen_peek_draws(const gen_rng *r, const uint32_t *at, size_t m, unsigned k, uint64_t *d);
-/* gen_below of a draw already made. */
+/* gen_below and gen_coin of a draw already made. */
 static inline uint32_t gen_below_of(uint64_t draw, uint32_t n) { return (uint32_t)((draw >> 32) * n >> 32); }
+static inline uint32_t gen_coin_of(uint64_t draw) { return (uint32_t)(draw >> 63); }
 static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index)
 {
     gen_rng r = {seed ^ (stream * 0xd1b54a32d192ed03ull)};

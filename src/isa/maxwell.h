@@ -94,13 +94,34 @@ const char *maxwell_lower(const isa_instance *in, isa_lowering l, struct spv_bui
 bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32_t *words);
 void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
                             bool *reachable);
-/* The carry designs of XMAD and IADD3 on words already drawn, under the
- * instance's controls, read (maxwell_construct.c). */
-bool maxwell_xmad_carry(const maxwell_xmad_ctl *x, int csfu, gen_rng *rng, uint32_t *words);
-bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *x, gen_rng *rng, uint32_t *words);
+/* The carry designs of XMAD and IADD3 on words already drawn
+ * (maxwell_construct.c): x the instance's controls as the models read them,
+ * heads the design's first draw, a coin the caller has taken. */
+bool maxwell_xmad_carry(const maxwell_xmad_ctl *x, int csfu, bool heads, gen_rng *rng, uint32_t *words);
+bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *x, bool heads, gen_rng *rng, uint32_t *words);
 /* The sign class's halves: 0x7fff, 0x8000, 0xffff, 0, 1. */
 enum { MAXWELL_SIGN_VALUES = 5 };
 extern const uint16_t maxwell_sign_values[MAXWELL_SIGN_VALUES];
+
+/* x with half hi (0 low, 1 high) replaced by h's low 16 bits (no branch:
+ * hi may be a case's coin). */
+static inline uint32_t maxwell_set_half(uint32_t x, uint32_t hi, uint32_t h)
+{
+    unsigned s = hi * 16;
+    return (x & ~(0xffffu << s)) | (h & 0xffff) << s;
+}
+
+/* What the merge and carry classes turn on, which the designs
+ * (maxwell_designs.c) and the classifier (maxwell_construct.c) both read:
+ * where an XMAD reads Sb whole, its register's low half beside the half it
+ * selects (.MRG or CBCC, with B.H1); where a sequence reads B's low half
+ * (IMAD.LO's .MRG step); the sequences of a product's high word. */
+static inline bool maxwell_xmad_reads_sb_whole(const uint32_t *ctrl)
+{
+    return (ctrl[CTRL_MRG] || ctrl[CTRL_COP] == COP_CBCC) && ctrl[CTRL_B_H1] && ctrl[CTRL_SB_KIND] != SB_IMM;
+}
+static inline bool maxwell_seq_reads_b_low(int form) { return form == MAXWELL_IMAD_LO; }
+static inline bool maxwell_seq_high_word(int form) { return form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32; }
 void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,

@@ -1,11 +1,13 @@
-/* The carry designs of XMAD and IADD3 (the other classes' designs, and
- * the words every case draws first: maxwell_designs.c), and class
- * verification for the Maxwell integer ops.  Classes: carry (sums that carry out of bit 31, or out of bit 15 where a
- * shift follows: IADD3's first add, of the halves it selects and its
- * carry-in; where an add has a carry-in, half the cases make it carry
- * only because of it: the sum before the carry-in all ones), sign (selected halves at 0x7fff, 0x8000, 0xffff, 0, 1),
- * merge (an Sb whose low half differs from the selected half, where MRG or
- * CBCC read the full Sb), zero-half (one half zero, the other not), random. */
+/* The carry designs of XMAD and IADD3, and class verification for the
+ * Maxwell integer ops (the other classes' designs, and the words every
+ * case draws first: maxwell_designs.c).  Classes: carry (sums that carry
+ * out of bit 31, or out of bit 15 where a shift follows: IADD3's first
+ * add, of the halves it selects and its carry-in; where an add has a
+ * carry-in, half the cases make it carry only because of it: the sum
+ * before the carry-in all ones), sign (selected halves at 0x7fff, 0x8000,
+ * 0xffff, 0, 1), merge (an Sb whose low half differs from the selected
+ * half, where MRG or CBCC read the full Sb), zero-half (one half zero, the
+ * other not), random. */
 #include <stddef.h>
 #include "maxwell.h"
 
@@ -23,10 +25,6 @@ static bool is_sign_value(uint32_t h)
 
 static bool one_zero_half(uint32_t x) { return ((x & 0xffff) == 0) != ((x >> 16) == 0); }
 
-static uint32_t set_half(uint32_t x, bool hi, uint32_t h)
-{
-    return hi ? (x & 0xffffu) | (h << 16) : (x & 0xffff0000u) | (h & 0xffff);
-}
 
 /* ---- carry-in-only carries (issue 12): an add whose sum before its
  * carry-in is all ones (0xfffffffe with XMAD's carry-in of 2), so that only
@@ -97,44 +95,43 @@ static int32_t imm_factor(const maxwell_xmad_ctl *x)
 /* The product's factors into A's half and (a register's) Sb's half. */
 static void put_factors(const maxwell_xmad_ctl *x, int32_t pa, int32_t pb, uint32_t *w)
 {
-    w[0] = set_half(w[0], x->a_h1, (uint32_t)pa & 0xffff);
+    w[0] = maxwell_set_half(w[0], x->a_h1, (uint32_t)pa & 0xffff);
     if (!x->sb_imm)
-        w[1] = set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
+        w[1] = maxwell_set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
 }
 
 static bool xmad_carry_in(const maxwell_xmad_ctl *xp, int csfu, gen_rng *r, uint32_t *w)
 {
-    maxwell_xmad_ctl x = *xp;
-    if (!x.x)
+    if (!xp->x)
         return false;
     uint32_t cin = gen_below(r, 4) ? 1 : 2;
-    bool b_hi = x.b_h1 && !x.sb_imm, half_c = x.cop == COP_CLO || x.cop == COP_CHI;
-    if (x.mrg && !x.sb_imm && (b_hi || !half_c) && gen_coin(r))
+    bool b_hi = xp->b_h1 && !xp->sb_imm, half_c = xp->cop == COP_CLO || xp->cop == COP_CHI;
+    if (xp->mrg && !xp->sb_imm && (b_hi || !half_c) && gen_coin(r))
         w[1] &= 0xffff0000u;  /* the merged high half zero (with B.H0 the product too) */
     if (half_c) {
-        int32_t pa, pb = imm_factor(&x);
-        if (x.psl) {
+        int32_t pa, pb = imm_factor(xp);
+        if (xp->psl) {
             /* p = lo16(pa * pb) << 16 must be 0xffff0000: both odd, pa = -1/pb mod 2^16. */
-            uint32_t hb = x.sb_imm ? x.imm & 0xffff : ((uint32_t)gen_next(r) & 0xffff) | 1;
+            uint32_t hb = xp->sb_imm ? xp->imm & 0xffff : ((uint32_t)gen_next(r) & 0xffff) | 1;
             if (!(hb & 1))
                 return false;
             pa = (int32_t)((0u - inv16(hb)) & 0xffff);
             pb = (int32_t)hb;
-        } else if (!small_negative_product(x.sa, x.sb, x.sb_imm, &pa, &pb, cin, r)) {
+        } else if (!small_negative_product(xp->sa, xp->sb, xp->sb_imm, &pa, &pb, cin, r)) {
             return false;
         }
-        put_factors(&x, pa, pb, w);
+        put_factors(xp, pa, pb, w);
     }
-    maxwell_xmad_ctl y = x;
+    maxwell_xmad_ctl y = *xp;
     y.x = y.cc = y.mrg = false;
     y.cop = COP_C32;
     uint32_t p = maxwell_xmad(&y, csfu, w[0], w[1], 0, 0, NULL);
     uint32_t want = 0u - cin, cv = p <= want ? want - p : 0;
     if (half_c) {
-        w[2] = set_half(w[2], x.cop == COP_CHI, cv);
+        w[2] = maxwell_set_half(w[2], xp->cop == COP_CHI, cv);
     } else {
         /* cv = Sc + k, k independent of Sc: the sum with Sc = 0 is p + k. */
-        y.cop = x.cop;
+        y.cop = xp->cop;
         w[2] = cv + p - maxwell_xmad(&y, csfu, w[0], w[1], 0, 0, NULL);
     }
     w[3] = (w[3] & (CC_ZF | CC_SF)) | (cin == 2 ? CC_CF | CC_OF : gen_coin(r) ? CC_CF : CC_OF);
@@ -157,7 +154,7 @@ static bool xmad_half_c_carry(const maxwell_xmad_ctl *x, gen_rng *r, uint32_t *w
         return false;
     put_factors(x, pa, pb, w);
     uint32_t rest = (uint32_t)(-((int64_t)pa * pb)) + (uint32_t)gen_below(r, 3);  /* 2^32 - p is 1 to 0xffff */
-    w[2] = set_half(w[2], x->cop == COP_CHI, rest > 0xffff ? 0xffff : rest);
+    w[2] = maxwell_set_half(w[2], x->cop == COP_CHI, rest > 0xffff ? 0xffff : rest);
     return true;
 }
 
@@ -220,7 +217,7 @@ static bool slot_put(slot *s, uint32_t v)
     else if (raw > 0xffff)
         return false;
     else
-        *s->word = set_half(*s->word, s->part == 2, raw);
+        *s->word = maxwell_set_half(*s->word, s->part == 2, raw);
     s->value = v;
     return true;
 }
@@ -275,36 +272,35 @@ static uint32_t first_stage(const maxwell_iadd3_ctl *x, uint32_t *w, uint32_t ci
  * -C, at least 0xffff0000 for +C. */
 static bool iadd3_carry_in(const maxwell_iadd3_ctl *xp, gen_rng *r, uint32_t *w)
 {
-    maxwell_iadd3_ctl x = *xp;
-    bool can1 = x.x || x.nega || x.negb, can2 = x.x || x.negc;
+    bool can1 = xp->x || xp->nega || xp->negb, can2 = xp->x || xp->negc;
     if (!can1 && !can2)
         return false;
     unsigned aim = can1 && can2 ? 1 + (unsigned)gen_below(r, 3) : can1 ? 1 : 2;  /* bit 0: first add, 1: second */
-    if (x.x) {
+    if (xp->x) {
         /* Draws as statements (the order of operands is the compiler's; this is GCC's). */
         uint32_t of = aim & 1 || gen_coin(r) ? CC_OF : 0;
         uint32_t cf = aim & 2 || gen_coin(r) ? CC_CF : 0;
         w[3] = (w[3] & ~(uint32_t)(CC_CF | CC_OF)) | of | cf;
     }
-    uint32_t cin1 = x.x ? (w[3] >> 3) & 1 : (x.nega || x.negb);
-    if ((aim & 1) && !aim_first(&x, w, 0xffffffffu, 1, false, 0, r))
+    uint32_t cin1 = xp->x ? (w[3] >> 3) & 1 : (xp->nega || xp->negb);
+    if ((aim & 1) && !aim_first(xp, w, 0xffffffffu, 1, false, 0, r))
         aim &= ~1u;
-    slot c = slot_of(&x, w, 2);
-    if ((aim & 2) && !slot_put(&c, ~first_stage(&x, w, cin1))) {
+    slot c = slot_of(xp, w, 2);
+    if ((aim & 2) && !slot_put(&c, ~first_stage(xp, w, cin1))) {
         aim &= ~2u;
         bool aimed;
         if ((aim & 1) && gen_coin(r))
             aimed = false;  /* the two cannot meet here: keep the first half the time */
-        else if (x.shift == SHIFT_LS) {
+        else if (xp->shift == SHIFT_LS) {
             /* t = s1 << 16: the sum's low half 0 (-C) or 0xffff (+C); B's low half is free. */
-            slot b = slot_of(&x, w, 1);
-            uint32_t low = (x.negc ? 0 : 0xffff) - slot_of(&x, w, 0).value - cin1;
+            slot b = slot_of(xp, w, 1);
+            uint32_t low = (xp->negc ? 0 : 0xffff) - slot_of(xp, w, 0).value - cin1;
             aimed = slot_put(&b, (b.value & 0xffff0000u) | (low & 0xffff));
-        } else if (x.shift == SHIFT_RS)
-            aimed = x.negc && aim_first(&x, w, 0, 0, true, cin1, r);  /* t = s1 >> 16 below 2^16 */
+        } else if (xp->shift == SHIFT_RS)
+            aimed = xp->negc && aim_first(xp, w, 0, 0, true, cin1, r);  /* t = s1 >> 16 below 2^16 */
         else
-            aimed = aim_first(&x, w, x.negc ? 0 : 0xffff0000u, 0x10000, false, cin1, r);
-        if (aimed && slot_put(&c, ~first_stage(&x, w, cin1)))
+            aimed = aim_first(xp, w, xp->negc ? 0 : 0xffff0000u, 0x10000, false, cin1, r);
+        if (aimed && slot_put(&c, ~first_stage(xp, w, cin1)))
             aim = 2;
     }
     return aim != 0;
@@ -333,7 +329,7 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
             m |= 1u << GEN_SIGN;
         if (one_zero_half(w[0]) || (!imm && one_zero_half(w[1])))
             m |= 1u << GEN_ZERO_HALF;
-        if ((c[CTRL_MRG] || c[CTRL_COP] == COP_CBCC) && c[CTRL_B_H1] && !imm && (sbv & 0xffff) != (sbv >> 16))
+        if (maxwell_xmad_reads_sb_whole(c) && (sbv & 0xffff) != (sbv >> 16))
             m |= 1u << GEN_MERGE;
         maxwell_xmad_ctl x = maxwell_xmad_controls(in);
         x.cc = true;
@@ -371,10 +367,10 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
             m |= 1u << GEN_SIGN;
         if (one_zero_half(a) || one_zero_half(b))
             m |= 1u << GEN_ZERO_HALF;
-        if (in->op->form == MAXWELL_IMAD_LO && (b & 0xffff) != (b >> 16))
+        if (maxwell_seq_reads_b_low(in->op->form) && (b & 0xffff) != (b >> 16))
             m |= 1u << GEN_MERGE;  /* XMAD.MRG T, A, B.H1 reads B's low half */
         bool carry;
-        if (in->op->form == MAXWELL_IMAD_HI_U32 || in->op->form == MAXWELL_IMAD_HI_S32)
+        if (maxwell_seq_high_word(in->op->form))
             carry = middle_sum(a, b) >> 32;
         else
             carry = (uint64_t)(uint32_t)((uint64_t)a * b) + cw > 0xffffffffull;
@@ -387,56 +383,58 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
 }
 
 /* XMAD's carry class on words already drawn (maxwell_designs.c draws them
- * and designs the other classes), under controls x and CSFU reading csfu:
- * half the time, where .X allows, a carry-in that alone carries; else a
- * sum aimed past 2^32.  The controls come read: read for each case (a
- * struct of bytes copied whole soon after), the reads waited on the
- * stores, 29% of the design's time. */
-bool maxwell_xmad_carry(const maxwell_xmad_ctl *xp, int csfu, gen_rng *r, uint32_t *w)
+ * and designs the other classes), under controls xp and CSFU's reading
+ * csfu: on heads (the design's first draw, which the caller took), where
+ * .X gives a carry-in, one that alone carries; else a sum aimed past 2^32.
+ * The controls are read once for a block's cases, and read through xp,
+ * not copied: read for each case, or a struct of bytes copied whole just
+ * after its fields were stored, the loads waited on the stores (29% of
+ * IADD3's carry design, 16.9 against 13.2 ns a case). */
+bool maxwell_xmad_carry(const maxwell_xmad_ctl *xp, int csfu, bool heads, gen_rng *r, uint32_t *w)
 {
-    if (gen_coin(r) && xmad_carry_in(xp, csfu, r, w))
+    if (heads && xmad_carry_in(xp, csfu, r, w))
         return true;
-    maxwell_xmad_ctl x = *xp;
-    if (x.cop == COP_CLO || x.cop == COP_CHI)  /* else only .X's carry-in carries */
-        return xmad_half_c_carry(&x, r, w) || (x.x && xmad_carry_in(xp, csfu, r, w));
+    if (xp->cop == COP_CLO || xp->cop == COP_CHI)  /* else only .X's carry-in carries */
+        return xmad_half_c_carry(xp, r, w) || (xp->x && xmad_carry_in(xp, csfu, r, w));
     /* Solve Sc so that the sum carries by 0..2 past 2^32 (C32 and
      * CBCC read Sc whole; CSFU's fix-up is Sc's too). */
-    x.mrg = false;
-    x.cc = false;
-    uint32_t s0 = maxwell_xmad(&x, csfu, w[0], w[1], 0, w[3], NULL);
+    maxwell_xmad_ctl y = *xp;
+    y.mrg = false;
+    y.cc = false;
+    uint32_t s0 = maxwell_xmad(&y, csfu, w[0], w[1], 0, w[3], NULL);
     w[2] = 0u - s0 + (uint32_t)gen_below(r, 3);
     return true;
 }
 
-/* IADD3's carry class on words already drawn: half the time, where a
- * carry-in or negation allows, a carry-in that alone carries; else a carry
- * out of the first add's bit 15 before a shift, or out of the second add. */
-bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *xp, gen_rng *r, uint32_t *w)
+/* IADD3's carry class on words already drawn: on heads (as XMAD's), where
+ * a carry-in or negation allows, a carry-in that alone carries; else a
+ * carry out of the first add's bit 15 before a shift, or out of the second
+ * add. */
+bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *xp, bool heads, gen_rng *r, uint32_t *w)
 {
-    if (gen_coin(r) && iadd3_carry_in(xp, r, w))
+    if (heads && iadd3_carry_in(xp, r, w))
         return true;
-    maxwell_iadd3_ctl x = *xp;
-    if (x.shift && gen_coin(r)) {
+    if (xp->shift && gen_coin(r)) {
         /* The first add carries out of bit 15 before the shift: the
          * low halves of its operands (the parts, or the immediate)
          * and its carry-in sum to 2^16 + k.  B's low half is solved,
          * or A's where B is the immediate. */
-        slot a = slot_of(&x, w, 0), b = slot_of(&x, w, 1);
+        slot a = slot_of(xp, w, 0), b = slot_of(xp, w, 1);
         slot *solved = b.fixed ? &a : &b;
         uint32_t other = (b.fixed ? b.value : a.value) & 0xffff;
-        uint32_t low = 0x10000 - other - iadd3_cin1(&x, w) + (uint32_t)gen_below(r, 4);
+        uint32_t low = 0x10000 - other - iadd3_cin1(xp, w) + (uint32_t)gen_below(r, 4);
         slot_put(solved, (solved->value & 0xffff0000u) | (low & 0xffff));
         return true;
     }
     /* Otherwise make the second sum carry: Rc = -(first stage) + k. */
-    maxwell_iadd3_ctl y = x;
+    maxwell_iadd3_ctl y = *xp;
     y.negc = false;
     y.cpart = 0;
     y.cc = false;
     uint32_t t0 = maxwell_iadd3(&y, w[0], w[1], 0, w[3], NULL);
-    uint32_t cin2 = x.x ? (w[3] >> 2) & 1 : x.negc;
+    uint32_t cin2 = xp->x ? (w[3] >> 2) & 1 : xp->negc;
     uint32_t want = 0u - t0 - cin2 + (uint32_t)gen_below(r, 3);
-    if (x.cpart == 0)
-        w[2] = x.negc ? ~want : want;
+    if (xp->cpart == 0)
+        w[2] = xp->negc ? ~want : want;
     return true;
 }

@@ -15,16 +15,7 @@
 #include "classify.h"
 #include "maxwell.h"
 
-static uint32_t coin_of(uint64_t draw) { return (uint32_t)(draw >> 63); }  /* gen_coin of a draw */
-
 static uint32_t sign_half_of(uint64_t draw) { return maxwell_sign_values[gen_below_of(draw, MAXWELL_SIGN_VALUES)]; }
-
-/* x with half hi (0 low, 1 high) replaced by h, a 16-bit value. */
-static uint32_t put_half(uint32_t x, uint32_t hi, uint32_t h)
-{
-    unsigned s = hi * 16;
-    return (x & ~(0xffffu << s)) | h << s;
-}
 
 /* on (0 or 1) ? a : b, in masks: a case's coin is data, and a branch on
  * it mispredicts half the time (GCC made IADD3's zero-half word, one of
@@ -40,14 +31,14 @@ static uint32_t pick(uint32_t on, uint32_t a, uint32_t b)
 static uint32_t zero_one_half_of(uint64_t d1, uint64_t d2)
 {
     uint32_t nz = (uint32_t)(d1 & 0xffff) | 1;
-    return pick(coin_of(d2), nz, nz << 16);
+    return pick(gen_coin_of(d2), nz, nz << 16);
 }
 
 /* What a class's design works on: up to CHUNK of a block's cases of that
  * class, at[0..k), and their streams' next draws, made before in vectors
  * (gen_peek_draws).  A design reads draw q of case j with drawn(), and
  * steps the case's stream past the draws it took with take(). */
-enum { CHUNK = GEN_PEEK_MAX, DRAWS_MAX = 5 };
+enum { CHUNK = 256, DRAWS_MAX = 5 };
 typedef struct {
     const isa_instance *in;
     uint32_t *w;  /* the block's words, n_in a case */
@@ -78,9 +69,9 @@ static void xmad_sign(const class_cases *cs)
     uint32_t a_hi = c[CTRL_A_H1] != 0, b_hi = c[CTRL_B_H1] != 0;
     for (size_t j = 0; j < cs->k; j++) {
         uint32_t *x = words_of(cs, j);
-        x[0] = put_half(x[0], a_hi, sign_half_of(drawn(cs, j, 0)));
+        x[0] = maxwell_set_half(x[0], a_hi, sign_half_of(drawn(cs, j, 0)));
         if (!imm)
-            x[1] = put_half(x[1], b_hi, sign_half_of(drawn(cs, j, 1)));
+            x[1] = maxwell_set_half(x[1], b_hi, sign_half_of(drawn(cs, j, 1)));
         take(cs, j, imm ? 1 : 2);
     }
 }
@@ -97,7 +88,7 @@ static void xmad_zero_half(const class_cases *cs)
             take(cs, j, 2);
             continue;
         }
-        uint32_t also_b = coin_of(drawn(cs, j, 2));
+        uint32_t also_b = gen_coin_of(drawn(cs, j, 2));
         x[1] = pick(also_b, zero_one_half_of(drawn(cs, j, 3), drawn(cs, j, 4)), x[1]);
         take(cs, j, 3 + 2 * also_b);
     }
@@ -106,8 +97,7 @@ static void xmad_zero_half(const class_cases *cs)
 /* Sb's low half unlike its high one, where .MRG or CBCC read Sb whole. */
 static void xmad_merge(const class_cases *cs)
 {
-    const uint32_t *c = cs->in->ctrl;
-    bool reads_whole = (c[CTRL_MRG] || c[CTRL_COP] == COP_CBCC) && c[CTRL_B_H1] && c[CTRL_SB_KIND] != SB_IMM;
+    bool reads_whole = maxwell_xmad_reads_sb_whole(cs->in->ctrl);
     for (size_t j = 0; j < cs->k; j++) {
         uint32_t *x = words_of(cs, j);
         x[1] ^= reads_whole && (x[1] & 0xffff) == (x[1] >> 16);
@@ -127,7 +117,7 @@ static void iadd3_sign(const class_cases *cs)
     for (size_t j = 0; j < cs->k; j++) {
         uint32_t *x = words_of(cs, j);
         for (unsigned i = 0; i < 3; i++)
-            x[i] = put_half(x[i], hi[i], sign_half_of(drawn(cs, j, i)));
+            x[i] = maxwell_set_half(x[i], hi[i], sign_half_of(drawn(cs, j, i)));
         take(cs, j, 3);
     }
 }
@@ -158,9 +148,9 @@ static void seq_sign(const class_cases *cs)
         uint32_t *x = words_of(cs, j);
         /* The value before the half it goes to (the order of the draws is GCC's
          * evaluation order where the designs were once arguments of a call). */
-        x[0] = put_half(x[0], coin_of(drawn(cs, j, 1)), sign_half_of(drawn(cs, j, 0)));
+        x[0] = maxwell_set_half(x[0], gen_coin_of(drawn(cs, j, 1)), sign_half_of(drawn(cs, j, 0)));
         if (b)
-            x[1] = put_half(x[1], coin_of(drawn(cs, j, 3)), sign_half_of(drawn(cs, j, 2)));
+            x[1] = maxwell_set_half(x[1], gen_coin_of(drawn(cs, j, 3)), sign_half_of(drawn(cs, j, 2)));
         take(cs, j, b ? 4 : 2);
     }
 }
@@ -177,7 +167,7 @@ static void seq_zero_half(const class_cases *cs)
 /* IMAD.LO's .MRG step reads B's low half, so B's halves differ. */
 static void seq_merge(const class_cases *cs)
 {
-    bool reads_low = cs->in->op->form == MAXWELL_IMAD_LO;
+    bool reads_low = maxwell_seq_reads_b_low(cs->in->op->form);
     for (size_t j = 0; j < cs->k; j++) {
         uint32_t *x = words_of(cs, j);
         x[1] ^= reads_low && (x[1] & 0xffff) == (x[1] >> 16);
@@ -185,14 +175,12 @@ static void seq_merge(const class_cases *cs)
     set_reach(cs, reads_low);
 }
 
-static bool high_word(int form) { return form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32; }
-
 /* The high words: big halves make the middle sum need its 33rd bit.  The
  * low word: C = -(A * B) + 0..2, and a zero immediate leaves C alone,
  * which never carries: out of reach, not a miss to build three times more. */
 static void seq_carry(const class_cases *cs)
 {
-    if (high_word(cs->in->op->form)) {
+    if (maxwell_seq_high_word(cs->in->op->form)) {
         set_reach(cs, true);
         for (size_t j = 0; j < cs->k; j++) {
             uint32_t *x = words_of(cs, j);
@@ -214,31 +202,66 @@ static void seq_carry(const class_cases *cs)
 }
 
 /* The carry designs of XMAD and IADD3 (maxwell_construct.c), a case at a
- * time: a dozen shapes under the controls, and draws that depend on them. */
+ * time: a dozen shapes under the controls, and draws that depend on them.
+ * Their first draw is a coin (a carry-in's shape on heads), and the cases
+ * go in two runs, heads then tails, so that no branch depends on it (a
+ * coin's branch mispredicts half the time: 11.2 ns an XMAD carry case, 5.1
+ * without). */
+typedef struct {
+    uint32_t at[2][CHUNK];  /* a chunk's cases on tails, on heads */
+    size_t n[2];
+} by_coin;
+
+/* The chunk's cases by their coins, each stream stepped past its coin.
+ * Where the controls give no carry-in, heads and tails design alike, and
+ * every case goes with tails. */
+static void split_by_coin(const class_cases *cs, bool carry_in, by_coin *b)
+{
+    b->n[0] = b->n[1] = 0;
+    for (size_t j = 0; j < cs->k; j++) {
+        uint32_t heads = gen_coin_of(drawn(cs, j, 0)) & carry_in;
+        b->at[0][b->n[0]] = (uint32_t)j;
+        b->at[1][b->n[1]] = (uint32_t)j;
+        b->n[heads]++;
+        take(cs, j, 1);
+    }
+}
+
 static void xmad_carry(const class_cases *cs)
 {
     maxwell_xmad_ctl x = maxwell_xmad_controls(cs->in);
     int csfu = cs->in->param[PARAM_CSFU];
-    for (size_t j = 0; j < cs->k; j++)
-        cs->reach[cs->at[j]] = maxwell_xmad_carry(&x, csfu, &cs->r[cs->at[j]], words_of(cs, j));
+    by_coin b;
+    split_by_coin(cs, x.x, &b);
+    for (int heads = 0; heads < 2; heads++)
+        for (size_t i = 0; i < b.n[heads]; i++) {
+            size_t j = b.at[heads][i];
+            cs->reach[cs->at[j]] = maxwell_xmad_carry(&x, csfu, heads, &cs->r[cs->at[j]], words_of(cs, j));
+        }
 }
 
 static void iadd3_carry(const class_cases *cs)
 {
     maxwell_iadd3_ctl x = maxwell_iadd3_controls(cs->in);
-    for (size_t j = 0; j < cs->k; j++)
-        cs->reach[cs->at[j]] = maxwell_iadd3_carry(&x, &cs->r[cs->at[j]], words_of(cs, j));
+    by_coin b;
+    split_by_coin(cs, x.x || x.nega || x.negb || x.negc, &b);
+    for (int heads = 0; heads < 2; heads++)
+        for (size_t i = 0; i < b.n[heads]; i++) {
+            size_t j = b.at[heads][i];
+            cs->reach[cs->at[j]] = maxwell_iadd3_carry(&x, heads, &cs->r[cs->at[j]], words_of(cs, j));
+        }
 }
-
-/* ---- a block ---- */
 
 static void out_of_reach(const class_cases *cs) { set_reach(cs, false); }
 static void random_words(const class_cases *cs) { set_reach(cs, true); }
 
-/* The designs, by form and class, and the most draws each takes (at most
- * DRAWS_MAX: gen_peek_draws makes that many before the design); a class
- * with none here (a floating-point one) is out of reach, and its cases
- * stay random.  Sign and zero-half are within reach under every control. */
+/* The designs, by form and class, and the draws made for each before it
+ * runs: the most it reads with drawn() (at most DRAWS_MAX; reading past
+ * them reads what the last class left, which test construct-many finds as
+ * a block and a single case that differ).  The carry designs of XMAD and
+ * IADD3 take further draws from their streams.  A class with no design
+ * here (a floating-point one) is out of reach, and its cases stay random.
+ * Sign and zero-half are within reach under every control. */
 typedef struct {
     void (*design)(const class_cases *cs);
     unsigned draws;
@@ -247,10 +270,10 @@ typedef struct {
 enum { FORMS = MAXWELL_IMAD_HI_S32 + 1 };
 static const design_row designs[FORMS][GEN_CLASS_COUNT] = {
     [MAXWELL_XMAD] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {xmad_sign, 2}, [GEN_ZERO_HALF] = {xmad_zero_half, 5},
-                      [GEN_MERGE] = {xmad_merge, 0}, [GEN_CARRY] = {xmad_carry, 0}},
+                      [GEN_MERGE] = {xmad_merge, 0}, [GEN_CARRY] = {xmad_carry, 1}},
     [MAXWELL_IADD3] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {iadd3_sign, 3},
                        [GEN_ZERO_HALF] = {iadd3_zero_half, 3}, [GEN_MERGE] = {out_of_reach, 0},
-                       [GEN_CARRY] = {iadd3_carry, 0}},
+                       [GEN_CARRY] = {iadd3_carry, 1}},
 #define SEQUENCE {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {seq_sign, 4}, [GEN_ZERO_HALF] = {seq_zero_half, 2}, \
                   [GEN_MERGE] = {seq_merge, 0}, [GEN_CARRY] = {seq_carry, 1}}
     [MAXWELL_IMAD_LO] = SEQUENCE, [MAXWELL_IMAD_HI_U32] = SEQUENCE, [MAXWELL_IMUL_IMM16] = SEQUENCE,
@@ -259,11 +282,11 @@ static const design_row designs[FORMS][GEN_CLASS_COUNT] = {
 };
 
 /* A class's cases at[0..k) of a block, CHUNK at a time: their draws, then
- * the design. */
+ * the design.  cls GEN_CLASS_COUNT: cases of no class there is. */
 static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint32_t *w, bool *reach,
                          const uint32_t *at, size_t k)
 {
-    design_row row = designs[in->op->form][cls];
+    design_row row = cls < GEN_CLASS_COUNT ? designs[in->op->form][cls] : (design_row){NULL, 0};
     if (!row.design)
         row.design = out_of_reach;
     uint64_t d[DRAWS_MAX * CHUNK];
@@ -274,33 +297,42 @@ static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint
     }
 }
 
-/* Up to ISA_GENERATE_BLOCK cases: words, then each class's design. */
+/* Up to ISA_GENERATE_BLOCK cases: words, then each class's design.  A
+ * block of one (maxwell_construct) goes the same way, at 45 ns a case
+ * against 8-11 when it was the only way (a short run of single calls):
+ * the single-case callers (`tiefuzz gen`, the exact model's generation)
+ * do far more per case than that. */
 static void construct_block(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *w,
                             bool *reach)
 {
     unsigned ni = in->op->n_in;
     gen_draw_words(r, n, ni, w);
     if (in->op->form == MAXWELL_XMAD || in->op->form == MAXWELL_IADD3) {
-        /* Word 3 of 4 is the condition code: its four flags.  The whole
-         * words ANDed with a pattern, which is vector code. */
+        /* Their rows' four words are A, B, C and the condition code, whose
+         * four flags are the word's low bits.  All the words ANDed with a
+         * pattern, which is vector code. */
         static const uint32_t keep[4] = {~0u, ~0u, ~0u, 0xf};
         for (size_t i = 0; i < n; i++)
             for (unsigned j = 0; j < 4; j++)
                 w[i * 4 + j] &= keep[j];
     }
-    /* The cases sorted by class, each class's in their order. */
-    size_t count[GEN_CLASS_COUNT + 1] = {0};
+    /* The cases sorted by class, each class's in their order (a value past
+     * the classes in a bucket of its own). */
+    enum { BUCKETS = GEN_CLASS_COUNT + 1 };
+    size_t count[BUCKETS + 1] = {0}, next[BUCKETS];
+    uint8_t bucket[ISA_GENERATE_BLOCK];
     uint32_t at[ISA_GENERATE_BLOCK];
-    for (size_t i = 0; i < n; i++)
-        count[c[i] + 1]++;
-    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+    for (size_t i = 0; i < n; i++) {
+        bucket[i] = (unsigned)c[i] < GEN_CLASS_COUNT ? (uint8_t)c[i] : GEN_CLASS_COUNT;
+        count[bucket[i] + 1]++;
+    }
+    for (int k = 0; k < BUCKETS; k++)
         count[k + 1] += count[k];
-    size_t next[GEN_CLASS_COUNT];
-    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+    for (int k = 0; k < BUCKETS; k++)
         next[k] = count[k];
     for (size_t i = 0; i < n; i++)
-        at[next[c[i]]++] = (uint32_t)i;
-    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        at[next[bucket[i]]++] = (uint32_t)i;
+    for (int k = 0; k < BUCKETS; k++)
         if (count[k + 1] > count[k])
             design_class(in, (gen_class)k, r, w, reach, at + count[k], count[k + 1] - count[k]);
 }
