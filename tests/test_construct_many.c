@@ -11,11 +11,11 @@
  * batches) against isa_generate_fast a case at a time: the same words,
  * outputs, verdicts and streams, for those ops and every other one whose
  * misses are rebuilt in batches (one-word to eight-word tuples).  The
- * Maxwell ops' construct is a block of one, so their cases are also pinned
- * to the ones their seeds made before (check_maxwell_pins).  Then the MIX
- * ops under every op_sel_hi,
- * the one-format forms under chosen abs and neg, and the literal ops under
- * Ks chosen where their routes turn, which drawn controls seldom reach.
+ * Maxwell ops' construct is a block of one, so their cases are also
+ * pinned to the ones their seeds made before (check_maxwell_pins).  Then
+ * the MIX ops under every op_sel_hi, the one-format forms under chosen abs
+ * and neg, and the literal ops under Ks chosen where their routes turn,
+ * which drawn controls seldom reach.
  * TIEFUZZ_CONSTRUCT_BLOCKS sets the blocks per op (default 24). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,10 +280,14 @@ static unsigned long compare_literals(unsigned *instances, unsigned *expected)
  * case at a time (2d19076, before maxwell_designs.c): a finding file's seed
  * and index must make the same case in every later build, and compare()
  * holds construct_many only to construct, which now share their code.  For
- * each op, under its default instance and two drawn ones, 1,031 cases of
- * every class it takes, and of a floating-point class (out of reach): an
- * FNV-1a hash of their words, answers and streams after.  A change that
- * means to change these cases changes the hashes here, and says so. */
+ * each row's op and controls, 1,031 cases of every class the op takes, of
+ * a floating-point class (out of reach) and of a value past the class list:
+ * an FNV-1a hash of their words, answers and streams after, over the rows
+ * of the op.  The rows reach every design's shapes: .X's carry-in, CLO and
+ * CHI, .PSL, an immediate Sb, .MRG, CSFU; IADD3's shifts, negations, parts
+ * and immediate; a zero and a nonzero multiplier.  Built against 2d19076's
+ * libraries, this test passes these pins.  A change that means to change
+ * these cases changes the hashes here, and says so. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -292,42 +296,67 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* The hash of one instance's pinned cases, onto h. */
+static uint64_t pin_instance(const isa_instance *in, uint64_t h)
+{
+    const isa_op *op = in->op;
+    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT + 2];
+    for (int c = 0; c < GEN_CLASS_COUNT; c++)
+        all[c] = (gen_class)c;
+    unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+    mine[n_mine++] = GEN_TIE;
+    mine[n_mine++] = (gen_class)GEN_CLASS_COUNT;
+    for (unsigned k = 0; k < n_mine; k++) {
+        for (unsigned i = 0; i < CASES; i++) {
+            cls[i] = mine[k];
+            many_rng[i] = gen_rng_for(77, k, i);
+        }
+        for (unsigned i = 0; i < CASES; i++)  /* construct: compare() holds construct_many to it */
+            many_reach[i] = op->impl->construct(in, cls[i], &many_rng[i], many_words + (size_t)i * op->n_in);
+        h = fnv(h, many_words, (size_t)CASES * op->n_in * sizeof many_words[0]);
+        h = fnv(h, many_reach, CASES);
+        for (unsigned i = 0; i < CASES; i++)
+            h = fnv(h, &many_rng[i].s, sizeof many_rng[i].s);
+    }
+    return h;
+}
+
 static void check_maxwell_pins(void)
 {
     static const struct {
         const char *op;
+        const char *ctrl[7];  /* NULL past the last */
         uint64_t hash;
     } pins[] = {
-        {"maxwell.xmad", 0x247f7b8dda19c3dfull}, {"maxwell.iadd3", 0xea7fa04a7dae163dull}, {"maxwell.imad_lo", 0x5b961f70f6749e9eull},
-        {"maxwell.imad_hi_u32", 0x90de1ba11d48fdd4ull}, {"maxwell.imul_imm16", 0xa23b120e65e05d29ull}, {"maxwell.imad_hi_s32", 0x90de1ba11d48fdd4ull},
+        {"maxwell.xmad",
+         {"", "x=1,cc=1,mrg=1,b_h1=1", "x=1,cop=1,sasign=1", "psl=1,cop=2,sbsign=1,a_h1=1",
+          "sb_kind=1,imm=0x8003,cop=3", "x=1,cop=4,sasign=1,sbsign=1"},
+         0xf0a1e2efde18bcaeull},
+        {"maxwell.iadd3",
+         {"", "x=1,cc=1,shift=1", "nega=1,shift=2", "negb=1,x=1,cc=1,b_part=2", "negc=1,sb_kind=1,imm=0x80001",
+          "x=1,a_part=1,c_part=2,shift=1"},
+         0x9598f32dcb743e05ull},
+        {"maxwell.imad_lo", {""}, 0x4b157a4981eebcf0ull},
+        {"maxwell.imad_hi_u32", {""}, 0xdfc03d420140b54bull},
+        {"maxwell.imul_imm16", {"imm=0", "imm=0x8001", "imm=0x1234"}, 0xf2f725c4e1789982ull},
+        /* No controls, and the same designs as imad_hi_u32 (the streams here
+         * are not seeded by the op): the same hash. */
+        {"maxwell.imad_hi_s32", {""}, 0xdfc03d420140b54bull},
     };
-    gen_class all[GEN_CLASS_COUNT], mine[GEN_CLASS_COUNT + 1];
-    for (int c = 0; c < GEN_CLASS_COUNT; c++)
-        all[c] = (gen_class)c;
     for (unsigned p = 0; p < sizeof pins / sizeof pins[0]; p++) {
         const isa_op *op = isa_op_find(pins[p].op);
         CHECK(op != NULL, "no op %s", pins[p].op);
         if (!op)
             continue;
-        unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
-        mine[n_mine++] = GEN_TIE;
-        isa_instance tmpl, in;
-        isa_instance_default(&tmpl, op);
         uint64_t h = 0xcbf29ce484222325ull;
-        for (uint64_t draw = 0; draw < 3; draw++) {
-            eng_drawn_instance(&tmpl, false, false, 11, draw, mine, n_mine - 1, &in);
-            for (unsigned k = 0; k < n_mine; k++) {
-                for (unsigned i = 0; i < CASES; i++) {
-                    cls[i] = mine[k];
-                    many_rng[i] = gen_rng_for(77, (uint64_t)cls[i], i);
-                }
-                for (unsigned i = 0; i < CASES; i++)  /* construct: compare() holds construct_many to it */
-                    many_reach[i] = op->impl->construct(&in, cls[i], &many_rng[i], many_words + (size_t)i * op->n_in);
-                h = fnv(h, many_words, (size_t)CASES * op->n_in * sizeof many_words[0]);
-                h = fnv(h, many_reach, CASES);
-                for (unsigned i = 0; i < CASES; i++)
-                    h = fnv(h, &many_rng[i].s, sizeof many_rng[i].s);
-            }
+        for (unsigned r = 0; r < 7 && pins[p].ctrl[r]; r++) {
+            isa_instance in;
+            isa_instance_default(&in, op);
+            const char *e = isa_parse_controls(&in, pins[p].ctrl[r]);
+            if (!e)
+                e = isa_instance_check(&in);
+            CHECK(!e, "%s --ctrl %s: %s", op->name, pins[p].ctrl[r], e ? e : "");
+            h = pin_instance(&in, h);
         }
         CHECK(h == pins[p].hash, "%s: its cases are not the ones its seeds made before (hash %#llx, pinned %#llx)",
               pins[p].op, (unsigned long long)h, (unsigned long long)pins[p].hash);
@@ -379,7 +408,7 @@ int main(void)
     unsigned long k_differ = compare_literals(&k_instances, &k_expected);
     CHECK(k_instances == k_expected, "%u literal instances of %u (each op under each K)", k_instances, k_expected);
     CHECK(k_differ == 0, "literal ops under chosen Ks: %lu cases differ", k_differ);
-    CHECK(ops >= 22, "%lu ops with construct_many", ops);
+    CHECK(ops == 22, "%lu ops with construct_many (the 16 RDNA 2 and 6 Maxwell ones)", ops);
     CHECK(generated_ops >= 22, "%lu ops generated a batch at a time", generated_ops);
     CHECK(differ == 0, "%lu cases differ", differ);
     CHECK(generated_differ == 0, "%lu generated cases differ", generated_differ);

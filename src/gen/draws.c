@@ -39,9 +39,9 @@ static void draw_words(gen_rng *restrict r, size_t n, unsigned per, uint32_t *re
 
 void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w) { draw_words(r, n, per, w); }
 
-/* gen_peek of streams r[at[0..m)], draws 1 to k, draw q of case j into
- * d[q * stride + j]: the streams gathered (at most PEEK_CHUNK), then
- * vector code as above. */
+/* The next k draws of streams r[at[0..m)] (m at most PEEK_CHUNK), draw q
+ * (gen_peek's q + 1) of stream at[j] into d[q * stride + j]: the streams
+ * gathered, then vector code as above. */
 enum { PEEK_CHUNK = 256 };
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 static void peek_draws(const gen_rng *restrict r, const uint32_t *restrict at, size_t m, unsigned k, size_t stride,

@@ -9,6 +9,8 @@
 typedef enum {
     MAXWELL_XMAD, MAXWELL_IADD3, MAXWELL_IMAD_LO, MAXWELL_IMAD_HI_U32, MAXWELL_IMUL_IMM16, MAXWELL_IMAD_HI_S32
 } maxwell_form;
+/* One past the last form (outside the enum, which switches cover whole). */
+enum { MAXWELL_FORM_COUNT = MAXWELL_IMAD_HI_S32 + 1 };
 
 enum { COP_C32, COP_CLO, COP_CHI, COP_CBCC, COP_CSFU };
 enum { SB_REG, SB_IMM, SB_CBUF };
@@ -95,10 +97,10 @@ bool maxwell_construct(const isa_instance *in, gen_class c, gen_rng *rng, uint32
 void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *rng, size_t n, uint32_t *words,
                             bool *reachable);
 /* The carry designs of XMAD and IADD3 on words already drawn
- * (maxwell_construct.c): x the instance's controls as the models read them,
+ * (maxwell_construct.c): xp the instance's controls as the models read them,
  * heads the design's first draw, a coin the caller has taken. */
-bool maxwell_xmad_carry(const maxwell_xmad_ctl *x, int csfu, bool heads, gen_rng *rng, uint32_t *words);
-bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *x, bool heads, gen_rng *rng, uint32_t *words);
+bool maxwell_xmad_carry(const maxwell_xmad_ctl *xp, int csfu, bool heads, gen_rng *rng, uint32_t *words);
+bool maxwell_iadd3_carry(const maxwell_iadd3_ctl *xp, bool heads, gen_rng *rng, uint32_t *words);
 /* The sign class's halves: 0x7fff, 0x8000, 0xffff, 0, 1. */
 enum { MAXWELL_SIGN_VALUES = 5 };
 extern const uint16_t maxwell_sign_values[MAXWELL_SIGN_VALUES];
@@ -111,17 +113,20 @@ static inline uint32_t maxwell_set_half(uint32_t x, uint32_t hi, uint32_t h)
     return (x & ~(0xffffu << s)) | (h & 0xffff) << s;
 }
 
-/* What the merge and carry classes turn on, which the designs
- * (maxwell_designs.c) and the classifier (maxwell_construct.c) both read:
- * where an XMAD reads Sb whole, its register's low half beside the half it
- * selects (.MRG or CBCC, with B.H1); where a sequence reads B's low half
- * (IMAD.LO's .MRG step); the sequences of a product's high word. */
+/* What the merge and carry classes turn on, read by the designs
+ * (maxwell_designs.c) and the classifier (maxwell_construct.c) alike. */
+/* An XMAD reads Sb whole (.MRG or CBCC, with B.H1 of a register). */
 static inline bool maxwell_xmad_reads_sb_whole(const uint32_t *ctrl)
 {
     return (ctrl[CTRL_MRG] || ctrl[CTRL_COP] == COP_CBCC) && ctrl[CTRL_B_H1] && ctrl[CTRL_SB_KIND] != SB_IMM;
 }
+/* A sequence reads B's low half (IMAD.LO's .MRG step). */
 static inline bool maxwell_seq_reads_b_low(int form) { return form == MAXWELL_IMAD_LO; }
-static inline bool maxwell_seq_high_word(int form) { return form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32; }
+/* A sequence of a product's high word. */
+static inline bool maxwell_seq_high_word(int form)
+{
+    return form == MAXWELL_IMAD_HI_U32 || form == MAXWELL_IMAD_HI_S32;
+}
 void maxwell_fast(const isa_instance *in, const uint32_t *words, uint32_t *out, isa_verdict *v, uint32_t want);
 void maxwell_fast_batch(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,

@@ -386,10 +386,11 @@ uint32_t maxwell_classify(const isa_instance *in, const uint32_t *w, const isa_t
  * and designs the other classes), under controls xp and CSFU's reading
  * csfu: on heads (the design's first draw, which the caller took), where
  * .X gives a carry-in, one that alone carries; else a sum aimed past 2^32.
- * The controls are read once for a block's cases, and read through xp,
- * not copied: read for each case, or a struct of bytes copied whole just
- * after its fields were stored, the loads waited on the stores (29% of
- * IADD3's carry design, 16.9 against 13.2 ns a case). */
+ * The controls come parsed once for a chunk of cases and are read through
+ * xp; a copy is made only where a design changes a field.  Parsed for each
+ * case, a struct of bytes copied whole just after its fields were stored,
+ * the loads waited on the stores (IADD3's carry class 16.9 to 13.2 ns a
+ * case when the parsing moved out). */
 bool maxwell_xmad_carry(const maxwell_xmad_ctl *xp, int csfu, bool heads, gen_rng *r, uint32_t *w)
 {
     if (heads && xmad_carry_in(xp, csfu, r, w))

@@ -6,7 +6,7 @@
  * stream's next draws.  A block's cases are sorted by class, and each
  * class's cases get their next draws in vectors (gen_peek_draws) and are
  * designed in a loop of their own, the controls (a block's instance is
- * one) read once before it.  One case at a time, through the family's
+ * one) read once a chunk of a class's cases.  One case at a time, through the family's
  * construct with the class switched on for each, construction was 26-29%
  * of a Maxwell campaign's CPU on lavapipe (perf), and a random case's
  * four draws alone 4-5 ns (`bench_rdna2 --stages`).  The carry designs of
@@ -18,8 +18,8 @@
 static uint32_t sign_half_of(uint64_t draw) { return maxwell_sign_values[gen_below_of(draw, MAXWELL_SIGN_VALUES)]; }
 
 /* on (0 or 1) ? a : b, in masks: a case's coin is data, and a branch on
- * it mispredicts half the time (GCC made IADD3's zero-half word, one of
- * three drawn, two branches: 10.2 ns a case against 1.6 for a random one). */
+ * it mispredicts half the time (GCC had made IADD3's zero-half word, one
+ * of three drawn, two branches). */
 static uint32_t pick(uint32_t on, uint32_t a, uint32_t b)
 {
     uint32_t m = 0u - on;
@@ -35,27 +35,27 @@ static uint32_t zero_one_half_of(uint64_t d1, uint64_t d2)
 }
 
 /* What a class's design works on: up to CHUNK of a block's cases of that
- * class, at[0..k), and their streams' next draws, made before in vectors
+ * class, at[0..n), and their streams' next draws, made before in vectors
  * (gen_peek_draws).  A design reads draw q of case j with drawn(), and
  * steps the case's stream past the draws it took with take(). */
-enum { CHUNK = 256, DRAWS_MAX = 5 };
+enum { CHUNK = 256, DRAWS_MAX = 5 };  /* CHUNK: 10 KB of draws on the stack (gen_peek_draws has its own) */
 typedef struct {
     const isa_instance *in;
     uint32_t *w;  /* the block's words, n_in a case */
     gen_rng *r;
     bool *reach;
     const uint32_t *at;
-    size_t k;
-    const uint64_t *d;  /* draw q of case j at q * k + j */
+    size_t n;
+    const uint64_t *d;  /* draw q of case j at q * n + j */
 } class_cases;
 
 static uint32_t *words_of(const class_cases *cs, size_t j) { return cs->w + (size_t)cs->at[j] * cs->in->op->n_in; }
-static uint64_t drawn(const class_cases *cs, size_t j, unsigned q) { return cs->d[q * cs->k + j]; }
+static uint64_t drawn(const class_cases *cs, size_t j, unsigned q) { return cs->d[q * cs->n + j]; }
 static void take(const class_cases *cs, size_t j, unsigned draws) { gen_skip(&cs->r[cs->at[j]], draws); }
 
 static void set_reach(const class_cases *cs, bool reach)
 {
-    for (size_t j = 0; j < cs->k; j++)
+    for (size_t j = 0; j < cs->n; j++)
         cs->reach[cs->at[j]] = reach;
 }
 
@@ -67,11 +67,11 @@ static void xmad_sign(const class_cases *cs)
     const uint32_t *c = cs->in->ctrl;
     bool imm = c[CTRL_SB_KIND] == SB_IMM;
     uint32_t a_hi = c[CTRL_A_H1] != 0, b_hi = c[CTRL_B_H1] != 0;
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
-        x[0] = maxwell_set_half(x[0], a_hi, sign_half_of(drawn(cs, j, 0)));
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
+        w[0] = maxwell_set_half(w[0], a_hi, sign_half_of(drawn(cs, j, 0)));
         if (!imm)
-            x[1] = maxwell_set_half(x[1], b_hi, sign_half_of(drawn(cs, j, 1)));
+            w[1] = maxwell_set_half(w[1], b_hi, sign_half_of(drawn(cs, j, 1)));
         take(cs, j, imm ? 1 : 2);
     }
 }
@@ -81,29 +81,32 @@ static void xmad_zero_half(const class_cases *cs)
 {
     set_reach(cs, true);
     bool imm = cs->in->ctrl[CTRL_SB_KIND] == SB_IMM;
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
-        x[0] = zero_one_half_of(drawn(cs, j, 0), drawn(cs, j, 1));
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
+        w[0] = zero_one_half_of(drawn(cs, j, 0), drawn(cs, j, 1));
         if (imm) {
             take(cs, j, 2);
             continue;
         }
         uint32_t also_b = gen_coin_of(drawn(cs, j, 2));
-        x[1] = pick(also_b, zero_one_half_of(drawn(cs, j, 3), drawn(cs, j, 4)), x[1]);
+        w[1] = pick(also_b, zero_one_half_of(drawn(cs, j, 3), drawn(cs, j, 4)), w[1]);
         take(cs, j, 3 + 2 * also_b);
     }
 }
 
-/* Sb's low half unlike its high one, where .MRG or CBCC read Sb whole. */
-static void xmad_merge(const class_cases *cs)
+/* B's low half unlike its high one, where the op reads both (reads: an
+ * instance's controls decide it). */
+static void merge_b(const class_cases *cs, bool reads)
 {
-    bool reads_whole = maxwell_xmad_reads_sb_whole(cs->in->ctrl);
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
-        x[1] ^= reads_whole && (x[1] & 0xffff) == (x[1] >> 16);
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
+        w[1] ^= reads && (w[1] & 0xffff) == (w[1] >> 16);
     }
-    set_reach(cs, reads_whole);
+    set_reach(cs, reads);
 }
+
+/* XMAD: where .MRG or CBCC read Sb whole. */
+static void xmad_merge(const class_cases *cs) { merge_b(cs, maxwell_xmad_reads_sb_whole(cs->in->ctrl)); }
 
 /* ---- IADD3 ---- */
 
@@ -114,10 +117,10 @@ static void iadd3_sign(const class_cases *cs)
     uint32_t hi[3];
     for (int i = 0; i < 3; i++)
         hi[i] = c[CTRL_A_PART + i] != 1;
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
         for (unsigned i = 0; i < 3; i++)
-            x[i] = maxwell_set_half(x[i], hi[i], sign_half_of(drawn(cs, j, i)));
+            w[i] = maxwell_set_half(w[i], hi[i], sign_half_of(drawn(cs, j, i)));
         take(cs, j, 3);
     }
 }
@@ -126,11 +129,11 @@ static void iadd3_sign(const class_cases *cs)
 static void iadd3_zero_half(const class_cases *cs)
 {
     set_reach(cs, true);
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
         uint32_t which = gen_below_of(drawn(cs, j, 0), 3), v = zero_one_half_of(drawn(cs, j, 1), drawn(cs, j, 2));
         for (uint32_t i = 0; i < 3; i++)
-            x[i] = pick(i == which, v, x[i]);
+            w[i] = pick(i == which, v, w[i]);
         take(cs, j, 3);
     }
 }
@@ -144,13 +147,13 @@ static void seq_sign(const class_cases *cs)
 {
     set_reach(cs, true);
     bool b = has_b(cs->in);
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
         /* The value before the half it goes to (the order of the draws is GCC's
          * evaluation order where the designs were once arguments of a call). */
-        x[0] = maxwell_set_half(x[0], gen_coin_of(drawn(cs, j, 1)), sign_half_of(drawn(cs, j, 0)));
+        w[0] = maxwell_set_half(w[0], gen_coin_of(drawn(cs, j, 1)), sign_half_of(drawn(cs, j, 0)));
         if (b)
-            x[1] = maxwell_set_half(x[1], gen_coin_of(drawn(cs, j, 3)), sign_half_of(drawn(cs, j, 2)));
+            w[1] = maxwell_set_half(w[1], gen_coin_of(drawn(cs, j, 3)), sign_half_of(drawn(cs, j, 2)));
         take(cs, j, b ? 4 : 2);
     }
 }
@@ -158,22 +161,14 @@ static void seq_sign(const class_cases *cs)
 static void seq_zero_half(const class_cases *cs)
 {
     set_reach(cs, true);
-    for (size_t j = 0; j < cs->k; j++) {
+    for (size_t j = 0; j < cs->n; j++) {
         words_of(cs, j)[0] = zero_one_half_of(drawn(cs, j, 0), drawn(cs, j, 1));
         take(cs, j, 2);
     }
 }
 
-/* IMAD.LO's .MRG step reads B's low half, so B's halves differ. */
-static void seq_merge(const class_cases *cs)
-{
-    bool reads_low = maxwell_seq_reads_b_low(cs->in->op->form);
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
-        x[1] ^= reads_low && (x[1] & 0xffff) == (x[1] >> 16);
-    }
-    set_reach(cs, reads_low);
-}
+/* IMAD.LO's .MRG step reads B's low half. */
+static void seq_merge(const class_cases *cs) { merge_b(cs, maxwell_seq_reads_b_low(cs->in->op->form)); }
 
 /* The high words: big halves make the middle sum need its 33rd bit.  The
  * low word: C = -(A * B) + 0..2, and a zero immediate leaves C alone,
@@ -182,20 +177,20 @@ static void seq_carry(const class_cases *cs)
 {
     if (maxwell_seq_high_word(cs->in->op->form)) {
         set_reach(cs, true);
-        for (size_t j = 0; j < cs->k; j++) {
-            uint32_t *x = words_of(cs, j);
-            x[0] |= 0xc000c000u;
-            x[1] |= 0xc000c000u;
+        for (size_t j = 0; j < cs->n; j++) {
+            uint32_t *w = words_of(cs, j);
+            w[0] |= 0xc000c000u;
+            w[1] |= 0xc000c000u;
         }
         return;
     }
     bool b = has_b(cs->in);
     uint32_t imm = cs->in->ctrl[CTRL_IMM];
     unsigned c_at = b ? 2 : 1;
-    for (size_t j = 0; j < cs->k; j++) {
-        uint32_t *x = words_of(cs, j);
-        uint32_t factor = b ? x[1] : imm;
-        x[c_at] = 0u - (uint32_t)((uint64_t)x[0] * factor) + gen_below_of(drawn(cs, j, 0), 3);
+    for (size_t j = 0; j < cs->n; j++) {
+        uint32_t *w = words_of(cs, j);
+        uint32_t factor = b ? w[1] : imm;
+        w[c_at] = 0u - (uint32_t)((uint64_t)w[0] * factor) + gen_below_of(drawn(cs, j, 0), 3);
         take(cs, j, 1);
     }
     set_reach(cs, b || imm != 0);
@@ -204,11 +199,11 @@ static void seq_carry(const class_cases *cs)
 /* The carry designs of XMAD and IADD3 (maxwell_construct.c), a case at a
  * time: a dozen shapes under the controls, and draws that depend on them.
  * Their first draw is a coin (a carry-in's shape on heads), and the cases
- * go in two runs, heads then tails, so that no branch depends on it (a
- * coin's branch mispredicts half the time: 11.2 ns an XMAD carry case, 5.1
- * without). */
+ * go in two runs, tails then heads, so that no branch depends on it (a
+ * coin's branch mispredicts half the time; doc/fast-host.md, "Maxwell
+ * cases a block at a time"). */
 typedef struct {
-    uint32_t at[2][CHUNK];  /* a chunk's cases on tails, on heads */
+    uint32_t cases[2][CHUNK];  /* the chunk's cases (their j) on tails, on heads */
     size_t n[2];
 } by_coin;
 
@@ -218,10 +213,10 @@ typedef struct {
 static void split_by_coin(const class_cases *cs, bool carry_in, by_coin *b)
 {
     b->n[0] = b->n[1] = 0;
-    for (size_t j = 0; j < cs->k; j++) {
+    for (size_t j = 0; j < cs->n; j++) {
         uint32_t heads = gen_coin_of(drawn(cs, j, 0)) & carry_in;
-        b->at[0][b->n[0]] = (uint32_t)j;
-        b->at[1][b->n[1]] = (uint32_t)j;
+        b->cases[0][b->n[0]] = (uint32_t)j;
+        b->cases[1][b->n[1]] = (uint32_t)j;
         b->n[heads]++;
         take(cs, j, 1);
     }
@@ -235,7 +230,7 @@ static void xmad_carry(const class_cases *cs)
     split_by_coin(cs, x.x, &b);
     for (int heads = 0; heads < 2; heads++)
         for (size_t i = 0; i < b.n[heads]; i++) {
-            size_t j = b.at[heads][i];
+            size_t j = b.cases[heads][i];
             cs->reach[cs->at[j]] = maxwell_xmad_carry(&x, csfu, heads, &cs->r[cs->at[j]], words_of(cs, j));
         }
 }
@@ -247,7 +242,7 @@ static void iadd3_carry(const class_cases *cs)
     split_by_coin(cs, x.x || x.nega || x.negb || x.negc, &b);
     for (int heads = 0; heads < 2; heads++)
         for (size_t i = 0; i < b.n[heads]; i++) {
-            size_t j = b.at[heads][i];
+            size_t j = b.cases[heads][i];
             cs->reach[cs->at[j]] = maxwell_iadd3_carry(&x, heads, &cs->r[cs->at[j]], words_of(cs, j));
         }
 }
@@ -256,52 +251,56 @@ static void out_of_reach(const class_cases *cs) { set_reach(cs, false); }
 static void random_words(const class_cases *cs) { set_reach(cs, true); }
 
 /* The designs, by form and class, and the draws made for each before it
- * runs: the most it reads with drawn() (at most DRAWS_MAX; reading past
- * them reads what the last class left, which test construct-many finds as
- * a block and a single case that differ).  The carry designs of XMAD and
- * IADD3 take further draws from their streams.  A class with no design
- * here (a floating-point one) is out of reach, and its cases stay random.
- * Sign and zero-half are within reach under every control. */
+ * runs: the most it reads with drawn(), at most DRAWS_MAX (ROW checks that
+ * as it compiles).  Reading past them would read indeterminate memory; the
+ * pinned cases of test construct-many would catch it.  The carry designs
+ * of XMAD and IADD3 take further draws from their streams.  A class with
+ * no design here (a floating-point one) is out of reach, and its cases
+ * stay random.  Sign and zero-half are within reach under every control. */
 typedef struct {
     void (*design)(const class_cases *cs);
     unsigned draws;
 } design_row;
 
-enum { FORMS = MAXWELL_IMAD_HI_S32 + 1 };
-static const design_row designs[FORMS][GEN_CLASS_COUNT] = {
-    [MAXWELL_XMAD] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {xmad_sign, 2}, [GEN_ZERO_HALF] = {xmad_zero_half, 5},
-                      [GEN_MERGE] = {xmad_merge, 0}, [GEN_CARRY] = {xmad_carry, 1}},
-    [MAXWELL_IADD3] = {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {iadd3_sign, 3},
-                       [GEN_ZERO_HALF] = {iadd3_zero_half, 3}, [GEN_MERGE] = {out_of_reach, 0},
-                       [GEN_CARRY] = {iadd3_carry, 1}},
-#define SEQUENCE {[GEN_RANDOM] = {random_words, 0}, [GEN_SIGN] = {seq_sign, 4}, [GEN_ZERO_HALF] = {seq_zero_half, 2}, \
-                  [GEN_MERGE] = {seq_merge, 0}, [GEN_CARRY] = {seq_carry, 1}}
+#define ROW(design, draws) {design, (draws) + 0 * sizeof(char[(draws) <= DRAWS_MAX ? 1 : -1])}
+static const design_row designs[MAXWELL_FORM_COUNT][GEN_CLASS_COUNT] = {
+    [MAXWELL_XMAD] = {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(xmad_sign, 2),
+                      [GEN_ZERO_HALF] = ROW(xmad_zero_half, 5), [GEN_MERGE] = ROW(xmad_merge, 0),
+                      [GEN_CARRY] = ROW(xmad_carry, 1)},
+    [MAXWELL_IADD3] = {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(iadd3_sign, 3),
+                       [GEN_ZERO_HALF] = ROW(iadd3_zero_half, 3), [GEN_MERGE] = ROW(out_of_reach, 0),
+                       [GEN_CARRY] = ROW(iadd3_carry, 1)},
+#define SEQUENCE {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(seq_sign, 4), \
+                  [GEN_ZERO_HALF] = ROW(seq_zero_half, 2), [GEN_MERGE] = ROW(seq_merge, 0), \
+                  [GEN_CARRY] = ROW(seq_carry, 1)}
     [MAXWELL_IMAD_LO] = SEQUENCE, [MAXWELL_IMAD_HI_U32] = SEQUENCE, [MAXWELL_IMUL_IMM16] = SEQUENCE,
     [MAXWELL_IMAD_HI_S32] = SEQUENCE,
 #undef SEQUENCE
 };
+#undef ROW
 
-/* A class's cases at[0..k) of a block, CHUNK at a time: their draws, then
- * the design.  cls GEN_CLASS_COUNT: cases of no class there is. */
+/* A class's n cases at[0..n) of a block, CHUNK at a time: their draws,
+ * then the design.  cls GEN_CLASS_COUNT holds the values past the class
+ * list, out of reach. */
 static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint32_t *w, bool *reach,
-                         const uint32_t *at, size_t k)
+                         const uint32_t *at, size_t n)
 {
     design_row row = cls < GEN_CLASS_COUNT ? designs[in->op->form][cls] : (design_row){NULL, 0};
     if (!row.design)
         row.design = out_of_reach;
     uint64_t d[DRAWS_MAX * CHUNK];
-    for (size_t first = 0; first < k; first += CHUNK) {
-        class_cases cs = {in, w, r, reach, at + first, k - first < CHUNK ? k - first : CHUNK, d};
-        gen_peek_draws(r, cs.at, cs.k, row.draws, d);
+    for (size_t first = 0; first < n; first += CHUNK) {
+        class_cases cs = {in, w, r, reach, at + first, n - first < CHUNK ? n - first : CHUNK, d};
+        gen_peek_draws(r, cs.at, cs.n, row.draws, d);
         row.design(&cs);
     }
 }
 
 /* Up to ISA_GENERATE_BLOCK cases: words, then each class's design.  A
- * block of one (maxwell_construct) goes the same way, at 45 ns a case
- * against 8-11 when it was the only way (a short run of single calls):
- * the single-case callers (`tiefuzz gen`, the exact model's generation)
- * do far more per case than that. */
+ * block of one (maxwell_construct) goes the same way, at several times
+ * the cost a case that it had when it was the only way: the single-case
+ * callers (`tiefuzz gen`, the exact model's generation) do far more per
+ * case than that. */
 static void construct_block(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *w,
                             bool *reach)
 {
