@@ -6,12 +6,13 @@
  * stream's next draws.  A block's cases are sorted by class, and each
  * class's cases get their next draws in vectors (gen_peek_draws) and are
  * designed in a loop of their own, the controls (a block's instance is
- * one) read once a chunk of a class's cases.  One case at a time, through the family's
- * construct with the class switched on for each, construction was 26-29%
- * of a Maxwell campaign's CPU on lavapipe (perf), and a random case's
- * four draws alone 4-5 ns (`bench_rdna2 --stages`).  The carry designs of
- * XMAD and IADD3, a dozen shapes under the controls with draws that
- * depend on them, stay a case at a time (maxwell_construct.c). */
+ * one) read once a chunk of a class's cases.  One case at a time, through
+ * the family's construct with the class switched on for each,
+ * construction was 26-29% of a Maxwell campaign's CPU on lavapipe (perf),
+ * and a random case's four draws alone 4-5 ns (`bench_rdna2 --stages`).
+ * The carry designs of XMAD and IADD3, a dozen shapes under the controls
+ * with draws that depend on them, stay a case at a time
+ * (maxwell_construct.c). */
 #include "classify.h"
 #include "maxwell.h"
 
