@@ -122,6 +122,11 @@ static inline bool maxwell_xmad_reads_sb_whole(const uint32_t *ctrl)
 }
 /* A sequence reads B's low half (IMAD.LO's .MRG step). */
 static inline bool maxwell_seq_reads_b_low(int form) { return form == MAXWELL_IMAD_LO; }
+/* An IADD3 whose adds take a carry-in (.X's flags, or a negation's +1). */
+static inline bool maxwell_iadd3_has_carry_in(const maxwell_iadd3_ctl *x)
+{
+    return x->x || x->nega || x->negb || x->negc;
+}
 /* A sequence of a product's high word. */
 static inline bool maxwell_seq_high_word(int form)
 {

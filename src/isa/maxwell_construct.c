@@ -95,9 +95,9 @@ static int32_t imm_factor(const maxwell_xmad_ctl *x)
 /* The product's factors into A's half and (a register's) Sb's half. */
 static void put_factors(const maxwell_xmad_ctl *x, int32_t pa, int32_t pb, uint32_t *w)
 {
-    w[0] = maxwell_set_half(w[0], x->a_h1, (uint32_t)pa & 0xffff);
+    w[0] = maxwell_set_half(w[0], x->a_h1, (uint32_t)pa);
     if (!x->sb_imm)
-        w[1] = maxwell_set_half(w[1], x->b_h1, (uint32_t)pb & 0xffff);
+        w[1] = maxwell_set_half(w[1], x->b_h1, (uint32_t)pb);
 }
 
 static bool xmad_carry_in(const maxwell_xmad_ctl *xp, int csfu, gen_rng *r, uint32_t *w)
@@ -272,9 +272,9 @@ static uint32_t first_stage(const maxwell_iadd3_ctl *x, uint32_t *w, uint32_t ci
  * -C, at least 0xffff0000 for +C. */
 static bool iadd3_carry_in(const maxwell_iadd3_ctl *xp, gen_rng *r, uint32_t *w)
 {
-    bool can1 = xp->x || xp->nega || xp->negb, can2 = xp->x || xp->negc;
-    if (!can1 && !can2)
+    if (!maxwell_iadd3_has_carry_in(xp))
         return false;
+    bool can1 = xp->x || xp->nega || xp->negb, can2 = xp->x || xp->negc;
     unsigned aim = can1 && can2 ? 1 + (unsigned)gen_below(r, 3) : can1 ? 1 : 2;  /* bit 0: first add, 1: second */
     if (xp->x) {
         /* Draws as statements (the order of operands is the compiler's; this is GCC's). */

@@ -240,7 +240,7 @@ static void iadd3_carry(const class_cases *cs)
 {
     maxwell_iadd3_ctl x = maxwell_iadd3_controls(cs->in);
     by_coin b;
-    split_by_coin(cs, x.x || x.nega || x.negb || x.negc, &b);
+    split_by_coin(cs, maxwell_iadd3_has_carry_in(&x), &b);
     for (int heads = 0; heads < 2; heads++)
         for (size_t i = 0; i < b.n[heads]; i++) {
             size_t j = b.cases[heads][i];
@@ -271,11 +271,12 @@ static const design_row designs[MAXWELL_FORM_COUNT][GEN_CLASS_COUNT] = {
     [MAXWELL_IADD3] = {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(iadd3_sign, 3),
                        [GEN_ZERO_HALF] = ROW(iadd3_zero_half, 3), [GEN_MERGE] = ROW(out_of_reach, 0),
                        [GEN_CARRY] = ROW(iadd3_carry, 1)},
-#define SEQUENCE {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(seq_sign, 4), \
-                  [GEN_ZERO_HALF] = ROW(seq_zero_half, 2), [GEN_MERGE] = ROW(seq_merge, 0), \
-                  [GEN_CARRY] = ROW(seq_carry, 1)}
-    [MAXWELL_IMAD_LO] = SEQUENCE, [MAXWELL_IMAD_HI_U32] = SEQUENCE, [MAXWELL_IMUL_IMM16] = SEQUENCE,
-    [MAXWELL_IMAD_HI_S32] = SEQUENCE,
+/* The high words' carry design sets bits and draws nothing; the low words' draws one. */
+#define SEQUENCE(carry_draws) {[GEN_RANDOM] = ROW(random_words, 0), [GEN_SIGN] = ROW(seq_sign, 4), \
+                               [GEN_ZERO_HALF] = ROW(seq_zero_half, 2), [GEN_MERGE] = ROW(seq_merge, 0), \
+                               [GEN_CARRY] = ROW(seq_carry, carry_draws)}
+    [MAXWELL_IMAD_LO] = SEQUENCE(1), [MAXWELL_IMAD_HI_U32] = SEQUENCE(0), [MAXWELL_IMUL_IMM16] = SEQUENCE(1),
+    [MAXWELL_IMAD_HI_S32] = SEQUENCE(0),
 #undef SEQUENCE
 };
 #undef ROW
