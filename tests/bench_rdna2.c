@@ -682,11 +682,8 @@ static void stage_line(const isa_op *op, const char *label, const gen_class *cla
     double best[4] = {1e30, 1e30, 1e30, 1e30};
     for (int pass = 0; pass < PASSES; pass++) {
         double t0 = now();
-        eng_class_steps steps = eng_class_steps_from(first, classes, n);
-        for (unsigned i = 0; i < count; i++) {
-            r[i] = gen_rng_for(1, stream, first + i);
-            c[i] = eng_class_next(&steps);
-        }
+        gen_rngs_for(1, stream, first, count, r);
+        eng_case_classes(first, count, classes, n, c);
         double t1 = now();
         for (unsigned i = 0; i < count; i += BLOCK) {
             unsigned m = count - i < BLOCK ? count - i : BLOCK;

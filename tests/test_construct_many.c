@@ -363,6 +363,54 @@ static void check_maxwell_pins(void)
     }
 }
 
+/* A block's streams and classes as the campaign makes them (gen_rngs_for,
+ * eng_case_classes: in vectors and by copied periods) are each case's own
+ * (gen_rng_for, eng_case_class), for blocks that start anywhere in the
+ * classes' cycle, shorter and longer than one period; and eng_make_cases's
+ * cases are eng_make_case's. */
+static void check_block_streams(void)
+{
+    enum { M = 1100 };
+    static gen_class c[M];
+    static gen_rng r[M];
+    gen_class list[GEN_CLASS_COUNT];
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        list[k] = (gen_class)(GEN_CLASS_COUNT - 1 - k);
+    unsigned long wrong = 0, blocks = 0;
+    static const unsigned lengths[] = {0, 1, 2, 3, 5, 7, 64, 1023, 1024, M};
+    for (unsigned n = 1; n <= GEN_CLASS_COUNT; n++)
+        for (uint64_t first = 0; first < 2 * n + 3; first++)
+            for (unsigned l = 0; l < sizeof lengths / sizeof *lengths; l++, blocks++) {
+                unsigned m = lengths[l];
+                uint64_t start = first + (n == 3 ? (1ull << 40) : 0);  /* an index past 32 bits */
+                eng_case_classes(start, m, list, n, c);
+                gen_rngs_for(n, 77 + first, start, m, r);
+                for (unsigned i = 0; i < m; i++)
+                    wrong += c[i] != eng_case_class(start + i, list, n) ||
+                             r[i].s != gen_rng_for(n, 77 + first, start + i).s;
+            }
+    CHECK(wrong == 0, "%lu cases' classes or streams differ from eng_case_class / gen_rng_for (%lu blocks)", wrong,
+          blocks);
+    const isa_op *op = isa_op_find("maxwell.xmad");
+    isa_instance in;
+    isa_instance_default(&in, op);
+    gen_class mine[GEN_CLASS_COUNT], all[GEN_CLASS_COUNT];
+    for (int k = 0; k < GEN_CLASS_COUNT; k++)
+        all[k] = (gen_class)k;
+    unsigned n_mine = isa_op_classes(op, all, GEN_CLASS_COUNT, mine);
+    enum { FIRST = 12345, N = 1500 };
+    eng_make_cases(&in, 9, FIRST, N, mine, n_mine, many_words, many_out, many_v);
+    unsigned long differ = 0;
+    for (unsigned i = 0; i < N; i++) {
+        uint32_t w[ISA_MAX_IN], o[ISA_MAX_OUT];
+        isa_verdict v;
+        eng_make_case(&in, 9, FIRST + i, mine, n_mine, w, o, &v);
+        differ += memcmp(w, many_words + (size_t)i * op->n_in, op->n_in * 4) != 0 ||
+                  memcmp(o, many_out + (size_t)i * op->n_out, op->n_out * 4) != 0 || !isa_verdict_equal(&v, &many_v[i]);
+    }
+    CHECK(differ == 0, "%lu of eng_make_cases's %d cases differ from eng_make_case's", differ, N);
+}
+
 int main(void)
 {
     const char *env = getenv("TIEFUZZ_CONSTRUCT_BLOCKS");
@@ -396,6 +444,7 @@ int main(void)
     check_cancel_by_signs();
     check_flushed_k();
     check_maxwell_pins();
+    check_block_streams();
     unsigned mix_instances = 0;
     unsigned long mix_differ = compare_mix_formats(&mix_instances);
     CHECK(mix_instances == 24, "%u MIX instances (3 ops x 8 op_sel_hi)", mix_instances);

@@ -100,9 +100,10 @@ static unsigned shares(const run_state *s) { return s->workers ? s->workers : 1;
 typedef struct {
     vkr_batch *batch;
     uint32_t *words, *host;
-    /* Of each case, for check's disagreements (fill_range keeps them): its
-     * class, and whether its verdict has a final rounding on a tie. */
-    uint8_t *cls, *tie;
+    /* Of each case, for check's disagreements (fill_range keeps them):
+     * whether its verdict has a final rounding on a tie.  (A case's class
+     * is its index's, eng_case_class.) */
+    uint8_t *tie;
     uint64_t start;
     unsigned count;
     isa_instance in;
@@ -132,35 +133,38 @@ static unsigned slot_count(unsigned batch)
     return n < 2 ? 2 : n > SLOTS_MAX ? SLOTS_MAX : n;
 }
 
-/* A block's cases into the statistics, and each case's class and tie
- * mark into cls[0..m) and tie[0..m) (check reads them for the
- * disagreements).  The four per-class counts of a case go in one add: 16
- * bits each of a word a class (a block is at most ISA_GENERATE_BLOCK cases),
- * spread into the statistics at the end. */
-_Static_assert(ISA_GENERATE_BLOCK < 1u << 16, "note_block packs a block's counts in 16 bits");
-enum { COUNT_GENERATED = 0, COUNT_VERIFIED = 16, COUNT_AT_RESULT = 32, COUNT_TIES = 48 };
-static void note_block(eng_class_stats *st, eng_class_steps *steps, const isa_verdict *v, unsigned m, uint8_t *cls,
-                       uint8_t *tie)
+/* A block's cases, first .. first + m - 1, into the statistics, and each
+ * case's tie mark into tie[0..m) (check reads them for the disagreements).
+ * The classes cycle with the case index, so the cases go a class at a
+ * time, every n-th from the class's first: in the inner loop the class is
+ * fixed and its counts are registers.  A case at a time, with the class
+ * stepped and a case's four counts packed into one add to memory, this was
+ * about a tenth of a plain maxwell.imul_imm16 campaign's CPU time (perf). */
+static void note_block(eng_class_stats *st, uint64_t first, const gen_class *classes, unsigned n,
+                       const isa_verdict *v, unsigned m, uint8_t *tie)
 {
-    uint64_t counts[GEN_CLASS_COUNT] = {0}, cells[ISA_CELL_WORDS] = {0};
-    for (unsigned t = 0; t < m; t++) {
-        gen_class c = eng_class_next(steps);
-        const isa_verdict *x = &v[t];
-        for (int k = 0; k < ISA_CELL_WORDS; k++)
-            cells[k] |= x->cells[k];
-        uint64_t is_tie = x->classes >> GEN_TIE & 1;
-        counts[c] += (uint64_t)1 << COUNT_GENERATED | (uint64_t)(x->classes >> c & 1) << COUNT_VERIFIED |
-                     (uint64_t)(x->at_result >> c & 1) << COUNT_AT_RESULT | is_tie << COUNT_TIES;
-        if (is_tie)
-            eng_stats_note_tie_exponent(st, x->tie_exp);
-        cls[t] = (uint8_t)c;
-        tie[t] = x->tie_exp != ISA_NO_EXPONENT;
-    }
-    for (int c = 0; c < GEN_CLASS_COUNT; c++) {
-        st->generated[c] += counts[c] >> COUNT_GENERATED & 0xffff;
-        st->verified[c] += counts[c] >> COUNT_VERIFIED & 0xffff;
-        st->at_result[c] += counts[c] >> COUNT_AT_RESULT & 0xffff;
-        st->ties[c] += counts[c] >> COUNT_TIES & 0xffff;
+    uint64_t cells[ISA_CELL_WORDS] = {0};
+    unsigned at = (unsigned)(first % n);
+    for (unsigned j = 0; j < n && j < m; j++) {
+        gen_class c = classes[(at + j) % n];
+        uint64_t generated = 0, verified = 0, at_result = 0, ties = 0;
+        for (unsigned t = j; t < m; t += n) {
+            const isa_verdict *x = &v[t];
+            for (int k = 0; k < ISA_CELL_WORDS; k++)
+                cells[k] |= x->cells[k];
+            uint32_t is_tie = x->classes >> GEN_TIE & 1;
+            generated++;
+            verified += x->classes >> c & 1;
+            at_result += x->at_result >> c & 1;
+            ties += is_tie;
+            if (is_tie)
+                eng_stats_note_tie_exponent(st, x->tie_exp);
+            tie[t] = x->tie_exp != ISA_NO_EXPONENT;
+        }
+        st->generated[c] += generated;
+        st->verified[c] += verified;
+        st->at_result[c] += at_result;
+        st->ties[c] += ties;
     }
     for (int k = 0; k < ISA_CELL_WORDS; k++)
         st->cells[k] |= cells[k];
@@ -211,12 +215,11 @@ static void fill_range(const run_state *s, slot *sl, slot_share *sh, unsigned fr
      * reloaded those pointers and counters for every case (fill_range's own
      * loop was 5% of a v_fmaak_f32 campaign on lavapipe, perf).  In locals
      * they stay in registers; the statistics go back at the end. */
-    uint8_t *cls = sl->cls, *tie = sl->tie;
+    uint8_t *tie = sl->tie;
     eng_class_stats stats = sh->stats;
-    /* Each case's class, and the next index the exact model audits (a
-     * multiple of audit), stepped rather than divided for. */
+    /* The next index the exact model audits (a multiple of audit), stepped
+     * rather than divided for. */
     uint64_t start = sl->start + from;
-    eng_class_steps steps = eng_class_steps_from(start, s->classes, s->n_classes);
     uint64_t next_audit = audit ? (start + audit - 1) / audit * audit : UINT64_MAX;
     bool has_fast = isa_has_fast(op);
     for (unsigned first = from; first < to; first += BLOCK) {
@@ -228,7 +231,7 @@ static void fill_range(const run_state *s, slot *sl, slot_share *sh, unsigned fr
          * The copy in host memory stays for check: mapped device memory may
          * be uncached, slow to read back. */
         memcpy(upload + (size_t)first * op->n_in, words, (size_t)m * op->n_in * 4);
-        note_block(&stats, &steps, v, m, cls + first, tie + first);
+        note_block(&stats, sl->start + first, s->classes, s->n_classes, v, m, tie + first);
         /* The exact model re-checks a sample (by index, so any split audits
          * the same cases), where the op has a fast path to audit. */
         for (; has_fast && next_audit < sl->start + first + m;
@@ -237,7 +240,9 @@ static void fill_range(const run_state *s, slot *sl, slot_share *sh, unsigned fr
             const uint32_t *w = sl->words + (size_t)i * op->n_in, *h = sl->host + (size_t)i * op->n_out;
             sh->audited++;
             if (!sh->audit_failure &&
-                (sh->audit_failure = audit_case(&sl->in, w, h, &v[t], 1u << cls[i], next_audit, s->o->seed)))
+                (sh->audit_failure = audit_case(&sl->in, w, h, &v[t],
+                                                1u << eng_case_class(next_audit, s->classes, s->n_classes),
+                                                next_audit, s->o->seed)))
                 sh->audit_index = next_audit;
         }
     }
@@ -447,10 +452,11 @@ static void check(run_state *s, eng_op_report *r, slot *sl, disagreements *found
         char err[600];
         bool device_error;
         /* A new signature: recorded (minimized and written where findings
-         * are) with its case's class as fill_range kept it.  After a
+         * are) with its case's class.  After a
          * failure the store only counts (the summary and the findings
          * agree). */
-        if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i, (gen_class)sl->cls[i],
+        if (eng_findings_add_keyed(s->findings, key, &sl->in, w, h, d, sl->start + i,
+                                   eng_case_class(sl->start + i, s->classes, s->n_classes),
                                    s->declared, err, sizeof err, &device_error) &&
             !s->failure) {
             fprintf(stderr, "\ntiefuzz: %s\n", err);
@@ -539,16 +545,27 @@ typedef struct {
     pthread_cond_t moved;  /* at or stop changed */
     uint64_t next;         /* the first case of the next segment to build for */
     uint64_t at;           /* the first case of the batch being made */
+    unsigned waiting;      /* threads waiting on moved */
     bool stop;
 } prefetcher;
+
+/* Whether a thread may build the next segment now, or must wait for the
+ * batches to come within PREFETCH_AHEAD of it; under the lock. */
+static bool prefetch_held(const prefetcher *p)
+{
+    return !p->stop && p->next < p->total && p->next > p->at + PREFETCH_AHEAD;
+}
 
 /* The next segment's instance for a thread to build, waiting while it is
  * more than PREFETCH_AHEAD past the batches; false when none is left. */
 static bool next_segment(prefetcher *p, isa_instance *in)
 {
     pthread_mutex_lock(&p->lock);
-    while (!p->stop && p->next < p->total && p->next > p->at + PREFETCH_AHEAD)
+    while (prefetch_held(p)) {
+        p->waiting++;
         pthread_cond_wait(&p->moved, &p->lock);
+        p->waiting--;
+    }
     bool some = !p->stop && p->next < p->total;
     if (some) {
         int row;
@@ -568,13 +585,17 @@ static void *prefetch_pipelines(void *arg)
     return NULL;
 }
 
-/* The batches have reached case `at` (stop: they are over). */
+/* The batches have reached case `at` (stop: they are over).  The waiting
+ * threads are woken only where they can go on: woken at every batch, the
+ * build threads took two of the 17 context switches a 64K-case batch cost
+ * a plain maxwell.imul_imm16 campaign (strace -f, perf stat). */
 static void prefetch_follow(prefetcher *p, uint64_t at, bool stop)
 {
     pthread_mutex_lock(&p->lock);
     p->at = at;
     p->stop |= stop;
-    pthread_cond_broadcast(&p->moved);
+    if (p->waiting && !prefetch_held(p))
+        pthread_cond_broadcast(&p->moved);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -1030,8 +1051,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         }
         res->slots[i].words = malloc(words_in * 4);
         res->slots[i].host = malloc(words_out * 4);
-        res->slots[i].cls = malloc(o->batch);  /* a slot's count is at most --batch (run_op) */
-        res->slots[i].tie = malloc(o->batch);
+        res->slots[i].tie = malloc(o->batch);  /* a slot's count is at most --batch (run_op) */
     }
     res->found.bad_at = malloc((size_t)o->batch * sizeof *res->found.bad_at);
     res->found.keys = malloc((size_t)o->batch * sizeof *res->found.keys);
@@ -1044,7 +1064,7 @@ static int open_run(const eng_options *o, run_res *res, run_state *s)
         res->slots[i].shares = made ? aligned_alloc(64, shares(s) * sizeof(slot_share)) : NULL;
         if (res->slots[i].shares)
             memset(res->slots[i].shares, 0, shares(s) * sizeof(slot_share));
-        made &= res->slots[i].words && res->slots[i].host && res->slots[i].cls && res->slots[i].tie &&
+        made &= res->slots[i].words && res->slots[i].host && res->slots[i].tie &&
                 res->slots[i].shares;
     }
     if (!made) {
@@ -1067,7 +1087,6 @@ static void close_run(run_res *res, run_state *s)
             vkr_batch_destroy(res->dev, res->slots[i].batch);
         free(res->slots[i].words);
         free(res->slots[i].host);
-        free(res->slots[i].cls);
         free(res->slots[i].tie);
         free(res->slots[i].shares);
     }

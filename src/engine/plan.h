@@ -62,25 +62,7 @@ static inline gen_class eng_case_class(uint64_t index, const gen_class *classes,
     return classes[index % n_classes];
 }
 
-/* eng_case_class of consecutive cases from one index on, stepped rather
- * than divided for: in a campaign's per-case loops a 64-bit division a case
- * cost more than the rest of the bookkeeping. */
-typedef struct {
-    const gen_class *classes;
-    unsigned n, at;
-} eng_class_steps;
-
-static inline eng_class_steps eng_class_steps_from(uint64_t index, const gen_class *classes, unsigned n_classes)
-{
-    return (eng_class_steps){classes, n_classes, n_classes ? (unsigned)(index % n_classes) : 0};
-}
-
-/* The current case's class; the steps move on to the next case. */
-static inline gen_class eng_class_next(eng_class_steps *s)
-{
-    gen_class c = s->classes[s->at];
-    s->at = s->at + 1 == s->n ? 0 : s->at + 1;
-    return c;
-}
+/* eng_case_class of cases first .. first + m - 1, into c[0..m). */
+void eng_case_classes(uint64_t first, unsigned m, const gen_class *classes, unsigned n_classes, gen_class *c);
 
 #endif

@@ -60,3 +60,20 @@ void gen_peek_draws(const gen_rng *r, const uint32_t *at, size_t m, unsigned k, 
     for (size_t first = 0; k && first < m; first += PEEK_CHUNK)
         peek_draws(r, at + first, m - first < PEEK_CHUNK ? m - first : PEEK_CHUNK, k, m, d + first);
 }
+
+/* A block's streams: gen_rng_for's first draw depends on the seed and the
+ * stream alone, so a case's state is three operations on its index, a
+ * vector of cases at a time (a case at a time, one 8-byte store each, about
+ * a quarter of eng_make_cases's own time in a maxwell.imul_imm16 campaign,
+ * perf). */
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+static void rngs_for(uint64_t seed, uint64_t stream, uint64_t first, size_t n, gen_rng *restrict r)
+{
+    for (size_t i = 0; i < n; i++)
+        r[i] = gen_rng_for(seed, stream, first + i);
+}
+
+void gen_rngs_for(uint64_t seed, uint64_t stream, uint64_t first, size_t n, gen_rng *r)
+{
+    rngs_for(seed, stream, first, n, r);
+}

@@ -69,6 +69,8 @@ static inline gen_rng gen_rng_for(uint64_t seed, uint64_t stream, uint64_t index
     gen_next(&r);
     return r;
 }
+/* gen_rng_for of indexes first .. first + n - 1, into r[0..n), in vectors. */
+void gen_rngs_for(uint64_t seed, uint64_t stream, uint64_t first, size_t n, gen_rng *r);
 static inline uint32_t gen_below(gen_rng *r, uint32_t n) { return gen_below_of(gen_next(r), n); }
 static inline int gen_range(gen_rng *r, int lo, int hi) { return lo + (int)gen_below(r, (uint32_t)(hi - lo + 1)); }
 static inline bool gen_coin(gen_rng *r) { return gen_next(r) >> 63; }
