@@ -232,9 +232,6 @@ void isa_eval_fast_many(const isa_instance *in, const uint32_t *words, size_t n,
         return;
     }
     impl->fast_verdicts(in, words, n, out, v, want);
-    if (impl->classify)
-        for (size_t i = 0; i < n; i++)
-            v[i].at_result = v[i].classes;  /* as isa_eval_fast */
 }
 
 /* Tuples of at most this many words in and out are rebuilt a batch at a

@@ -198,7 +198,9 @@ typedef struct {
     void (*fast_batch)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out);
     /* fast with verdicts, for n tuples in a row, tuple i wanting want[i]
      * (NULL: fast a tuple at a time): where the family computes common
-     * lanes several at a time.  Campaigns and selftest call it. */
+     * lanes several at a time.  Campaigns and selftest call it.  The
+     * verdicts are whole: a family that classifies (classify) gives
+     * at_result = classes itself, as isa_eval_fast does for its fast. */
     void (*fast_verdicts)(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                           const uint32_t *want);
     /* The controls shape: the controls that change the operands' formats, as a

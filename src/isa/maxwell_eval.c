@@ -231,7 +231,8 @@ void maxwell_fast(const isa_instance *in, const uint32_t *w, uint32_t *out, isa_
  * path): the outputs from the batch path (the sequences in straight 64-bit
  * arithmetic, where maxwell_eval interprets each step: three quarters of a
  * generated IMUL_IMM16 case), the classes from maxwell_classify_many.  The
- * step model and maxwell_classify are the exact path's. */
+ * step model and maxwell_classify are the exact path's.  The classes are
+ * also at_result: the family judges the whole op (isa.h's fast_verdicts). */
 void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t n, uint32_t *out, isa_verdict *v,
                            const uint32_t *want)
 {
@@ -244,6 +245,6 @@ void maxwell_fast_verdicts(const isa_instance *in, const uint32_t *words, size_t
         size_t m = n - first < CHUNK ? n - first : CHUNK;
         maxwell_classify_many(in, words + first * ni, m, classes);
         for (size_t i = 0; i < m; i++)
-            v[first + i] = (isa_verdict){.classes = classes[i], .tie_exp = ISA_NO_EXPONENT};
+            v[first + i] = (isa_verdict){.classes = classes[i], .at_result = classes[i], .tie_exp = ISA_NO_EXPONENT};
     }
 }
