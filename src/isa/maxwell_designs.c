@@ -13,6 +13,7 @@
  * The carry designs of XMAD and IADD3, a dozen shapes under the controls
  * with draws that depend on them, stay a case at a time
  * (maxwell_construct.c). */
+#include <string.h>
 #include "classify.h"
 #include "maxwell.h"
 
@@ -298,6 +299,59 @@ static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint
     }
 }
 
+/* The least p <= PERIOD_MAX with c[i] == c[i - p] for every i >= p, or 0
+ * where there is none or the block is too short to say: a campaign's
+ * classes cycle with the case index (eng_case_classes), so its blocks have
+ * the period of its class list.  A mismatch ends each memcmp early. */
+enum { PERIOD_MAX = 16 };
+static size_t class_period(const gen_class *c, size_t n)
+{
+    for (size_t p = 1; p <= PERIOD_MAX && 2 * p <= n; p++)
+        if (!memcmp(c, c + p, (n - p) * sizeof *c))
+            return p;
+    return 0;
+}
+
+/* The cases grouped by class, each group in index order, a design call a
+ * group.  Where the classes have a period p, case j's group is every p-th
+ * case from j, written out as such; else a counting sort (a value past the
+ * classes in a bucket of its own).  Each case is designed from its own
+ * stream, so which group it goes with, and when, changes nothing: with
+ * p = 3, the sort's counts, each added to in memory every third case, were
+ * a chain of stores and loads that took two thirds of the block's own time
+ * (perf, a plain maxwell.imul_imm16 campaign). */
+static void design_groups(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *w,
+                          bool *reach)
+{
+    uint32_t at[ISA_GENERATE_BLOCK];
+    size_t p = class_period(c, n);
+    if (p) {
+        for (size_t j = 0; j < p; j++) {
+            size_t k = 0;
+            for (size_t i = j; i < n; i += p)
+                at[k++] = (uint32_t)i;
+            design_class(in, (unsigned)c[j] < GEN_CLASS_COUNT ? c[j] : GEN_CLASS_COUNT, r, w, reach, at, k);
+        }
+        return;
+    }
+    enum { BUCKETS = GEN_CLASS_COUNT + 1 };
+    size_t count[BUCKETS + 1] = {0}, next[BUCKETS];
+    uint8_t bucket[ISA_GENERATE_BLOCK];
+    for (size_t i = 0; i < n; i++) {
+        bucket[i] = (unsigned)c[i] < GEN_CLASS_COUNT ? (uint8_t)c[i] : GEN_CLASS_COUNT;
+        count[bucket[i] + 1]++;
+    }
+    for (int k = 0; k < BUCKETS; k++)
+        count[k + 1] += count[k];
+    for (int k = 0; k < BUCKETS; k++)
+        next[k] = count[k];
+    for (size_t i = 0; i < n; i++)
+        at[next[bucket[i]]++] = (uint32_t)i;
+    for (int k = 0; k < BUCKETS; k++)
+        if (count[k + 1] > count[k])
+            design_class(in, (gen_class)k, r, w, reach, at + count[k], count[k + 1] - count[k]);
+}
+
 /* Up to ISA_GENERATE_BLOCK cases: words, then each class's design.  A
  * block of one (maxwell_construct) goes the same way, at several times
  * the cost a case that it had when it was the only way: the single-case
@@ -317,25 +371,7 @@ static void construct_block(const isa_instance *in, const gen_class *c, gen_rng 
             for (unsigned j = 0; j < 4; j++)
                 w[i * 4 + j] &= keep[j];
     }
-    /* The cases sorted by class, each class's in their order (a value past
-     * the classes in a bucket of its own). */
-    enum { BUCKETS = GEN_CLASS_COUNT + 1 };
-    size_t count[BUCKETS + 1] = {0}, next[BUCKETS];
-    uint8_t bucket[ISA_GENERATE_BLOCK];
-    uint32_t at[ISA_GENERATE_BLOCK];
-    for (size_t i = 0; i < n; i++) {
-        bucket[i] = (unsigned)c[i] < GEN_CLASS_COUNT ? (uint8_t)c[i] : GEN_CLASS_COUNT;
-        count[bucket[i] + 1]++;
-    }
-    for (int k = 0; k < BUCKETS; k++)
-        count[k + 1] += count[k];
-    for (int k = 0; k < BUCKETS; k++)
-        next[k] = count[k];
-    for (size_t i = 0; i < n; i++)
-        at[next[bucket[i]]++] = (uint32_t)i;
-    for (int k = 0; k < BUCKETS; k++)
-        if (count[k + 1] > count[k])
-            design_class(in, (gen_class)k, r, w, reach, at + count[k], count[k + 1] - count[k]);
+    design_groups(in, c, r, n, w, reach);
 }
 
 void maxwell_construct_many(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *words,
