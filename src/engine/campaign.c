@@ -116,17 +116,22 @@ typedef struct {
     slot_share *shares;  /* one a worker */
 } slot;
 
-/* Batches in flight at once: about 512K cases' worth, 2 to 8 slots (8 at
- * the default --batch, 42 MB of buffers; 2 from 174,763 cases a batch).  With
+/* Batches in flight at once: about 1M cases' worth, 2 to 16 slots (16 at
+ * the default --batch, 84 MB of buffers; 2 from 349,526 cases a batch).  With
  * two (one generated while the device ran the other) both threads met at
  * the end of each generation and each check: on lavapipe, whose threads
  * share the cores, one was often waiting for the other's last chunk while
  * the device's thread held its core, and the cores stood idle 15-17% of a
  * maxwell.xmad campaign (perf sched).  A worker that finds one batch's
  * chunks gone goes on to the next, and the slots ahead keep the workers
- * busy while the conductor waits for a core (with four, 8% idle). */
-#define SLOTS_MAX 8
-#define IN_FLIGHT_CASES (1u << 19)
+ * busy while the conductor waits for a core (with four, 8% idle).  Sixteen
+ * took 4-15% more cases a second than eight for five of the six Maxwell
+ * ops, v_fmac_f32 and v_pk_fma_f16 on lavapipe (plain 32M-case campaigns,
+ * 7 alternating runs; as many wake-ups, perf), for 25 MB more of a
+ * maxwell.xmad run's memory; 32 were a little faster again, for 75 MB
+ * more and 0.15 s more to start. */
+#define SLOTS_MAX 16
+#define IN_FLIGHT_CASES (1u << 20)
 static unsigned slot_count(unsigned batch)
 {
     unsigned n = IN_FLIGHT_CASES / batch;
@@ -797,11 +802,17 @@ static void note_progress(flow_job *j, double started, double *last_status)
  * take it to its deadline.  Readying more would run the op past its share
  * of the time, which the ops after it lose: a tile op's eight slots are
  * 30-160 ms of work here, and a 6 s run of every op left the last two with
- * no case.  Before its first batch is recorded an op has no pace yet. */
-static bool enough_in_flight(const flow_job *j, double started, uint64_t in_flight)
+ * no case.  Before its first batch is recorded an op has no pace yet, and
+ * readies at most START_BATCHES (in_flight cases in `batches`): readying
+ * all sixteen slots, `scripts/run --time 6s` left two or three tile ops
+ * with no case again. */
+#define START_BATCHES 8
+static bool enough_in_flight(const flow_job *j, double started, uint64_t in_flight, uint64_t batches)
 {
-    if (j->f->s->o->cases || !j->r->cases)
+    if (j->f->s->o->cases)
         return false;
+    if (!j->r->cases)
+        return batches >= START_BATCHES;
     double now = eng_now();
     if (now <= started)
         return false;
@@ -829,7 +840,7 @@ static int conduct(flow_job *j)
     pthread_mutex_lock(&f->lock);
     for (;;) {
         while (more && !held && readied - recorded < f->n_slots &&
-               !enough_in_flight(j, started, readied_cases - r->cases)) {
+               !enough_in_flight(j, started, readied_cases - r->cases, readied - recorded)) {
             slot *sl = &f->slots[readied % f->n_slots];
             if ((more = ready_batch(j, sl, &next, total))) {
                 publish(f, sl, SLOT_FILLING);
