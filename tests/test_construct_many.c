@@ -39,16 +39,18 @@ static unsigned long rebuilt; /* generated cases built more than once: the rebui
 static unsigned long most_rebuilt; /* the most in one compare_generated: above ISA_REBUILD_BATCH, its batches were crossed */
 
 /* The class of case i: mine[only] (only >= 0); the op's classes
- * interleaved as a campaign asks for them (-1); scrambled, with no period
- * (-2: a family that groups a periodic block's cases by the period sorts
- * these); or interleaved but for the last case of each block (-3: not
- * periodic at its very end). */
+ * interleaved as a campaign asks for them (-1); scrambled by a hash of i,
+ * with no period (-2: a family that groups a periodic block's cases by the
+ * period sorts these); or interleaved but for the last case of each block
+ * (-3: not periodic at its very end). */
 static gen_class class_of(const gen_class *mine, unsigned n_mine, int only, unsigned i)
 {
     if (only >= 0)
         return mine[only];
-    if (only == -2)
-        return mine[(i * i + i / 5) % n_mine];
+    if (only == -2) {
+        gen_rng r = gen_rng_for(0, 0, i);
+        return mine[gen_below_of(gen_next(&r), n_mine)];
+    }
     return mine[(i + (only == -3 && i % ISA_GENERATE_BLOCK == ISA_GENERATE_BLOCK - 1)) % n_mine];
 }
 

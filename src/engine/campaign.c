@@ -553,7 +553,7 @@ typedef struct {
     const op_schedule *sch;
     uint64_t total;
     pthread_mutex_t lock;  /* the fields below */
-    pthread_cond_t moved;  /* at or stop changed */
+    pthread_cond_t moved;  /* at or stop changed so that a waiting thread can go on */
     uint64_t next;         /* the first case of the next segment to build for */
     uint64_t at;           /* the first case of the batch being made */
     unsigned waiting;      /* threads waiting on moved */
@@ -800,9 +800,9 @@ static void note_progress(flow_job *j, double started, double *last_status)
 /* Whether a time-bound op has enough in flight: the batches readied and
  * not yet recorded (in_flight cases) would, at the pace recorded so far,
  * take it to its deadline.  Readying more would run the op past its share
- * of the time, which the ops after it lose: a tile op's eight slots are
- * 30-160 ms of work here, and a 6 s run of every op left the last two with
- * no case.  Before its first batch is recorded an op has no pace yet, and
+ * of the time, which the ops after it lose: eight slots of a tile op's
+ * batches are 30-160 ms of work here, and a 6 s run of every op left the
+ * last two with no case.  Before its first batch is recorded an op has no pace yet, and
  * readies at most START_BATCHES (in_flight cases in `batches`): readying
  * all sixteen slots, `scripts/run --time 6s` left two or three tile ops
  * with no case again. */

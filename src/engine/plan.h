@@ -56,7 +56,9 @@ uint32_t eng_make_case(const isa_instance *in, uint64_t seed, uint64_t index, co
  * together and verified together (isa_generate_fast_many). */
 void eng_make_cases(const isa_instance *in, uint64_t seed, uint64_t first, unsigned n, const gen_class *classes,
                     unsigned n_classes, uint32_t *words, uint32_t *host, isa_verdict *verdicts);
-/* The class case i is aimed at. */
+/* The class case i is aimed at: the classes cycled (n_classes >= 1; a
+ * campaign skips an op with none of the classes asked for, gen and
+ * selftest refuse it). */
 static inline gen_class eng_case_class(uint64_t index, const gen_class *classes, unsigned n_classes)
 {
     return classes[index % n_classes];

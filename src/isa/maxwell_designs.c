@@ -3,7 +3,8 @@
  * so that a campaign, a replay and the rebuild of a miss build the same
  * case.  A case draws its input words first (all of a block's together,
  * gen_draw_words: vector code), then its class's design takes its
- * stream's next draws.  A block's cases are sorted by class, and each
+ * stream's next draws.  A block's cases are grouped by class (by the
+ * classes' period, else a counting sort), and each
  * class's cases get their next draws in vectors (gen_peek_draws) and are
  * designed in a loop of their own, the controls (a block's instance is
  * one) read once a chunk of a class's cases.  One case at a time, through
@@ -317,9 +318,9 @@ static size_t class_period(const gen_class *c, size_t n)
  * case from j, written out as such; else a counting sort (a value past the
  * classes in a bucket of its own).  Each case is designed from its own
  * stream, so which group it goes with, and when, changes nothing: with
- * p = 3, the sort's counts, each added to in memory every third case, were
- * a chain of stores and loads that took two thirds of the block's own time
- * (perf, a plain maxwell.imul_imm16 campaign). */
+ * p = 4 (a plain maxwell.imul_imm16 campaign's four classes), the sort's
+ * counts, each added to in memory every fourth case, were a chain of
+ * stores and loads that took two thirds of the block's own time (perf). */
 static void design_groups(const isa_instance *in, const gen_class *c, gen_rng *r, size_t n, uint32_t *w,
                           bool *reach)
 {
