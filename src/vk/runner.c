@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "memory.h"
 #include "runner.h"
 
 struct vkr_batch {
@@ -25,17 +26,8 @@ struct vkr_pipeline {
     unsigned local_size, per_tuple;
 };
 
-static int find_memory(vkd_device *d, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    VkPhysicalDeviceMemoryProperties mp;
-    vkGetPhysicalDeviceMemoryProperties(vkd_physical(d), &mp);
-    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
-            return (int)i;
-    return -1;
-}
-
-static int make_buffer(vkd_device *d, VkDeviceSize size, VkBuffer *buf, VkDeviceMemory *mem, void **map)
+static int make_buffer(vkd_device *d, VkDeviceSize size, vkr_buffer_use use, VkBuffer *buf, VkDeviceMemory *mem,
+                       void **map)
 {
     VkDevice dev = vkd_handle(d);
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
@@ -44,8 +36,9 @@ static int make_buffer(vkd_device *d, VkDeviceSize size, VkBuffer *buf, VkDevice
         return -1;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, *buf, &req);
-    int type = find_memory(d, req.memoryTypeBits,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(vkd_physical(d), &mp);
+    int type = vkr_memory_type(&mp, req.memoryTypeBits, use);
     if (type < 0)
         return -1;
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
@@ -64,8 +57,9 @@ vkr_batch *vkr_batch_create(vkd_device *d, size_t in_words, size_t out_words, ch
     b->in_words = in_words;
     b->out_words = out_words;
     VkDeviceSize sizes[2] = {(VkDeviceSize)in_words * 4, (VkDeviceSize)out_words * 4};
+    vkr_buffer_use use[2] = {VKR_UPLOAD, VKR_READBACK};
     for (int i = 0; i < 2; i++)
-        if (make_buffer(d, sizes[i], &b->buf[i], &b->mem[i], &b->map[i])) {
+        if (make_buffer(d, sizes[i], use[i], &b->buf[i], &b->mem[i], &b->map[i])) {
             snprintf(err, errn, "cannot allocate a host-visible buffer of %llu bytes on '%s'",
                      (unsigned long long)sizes[i], vkd_device_info(d)->name);
             vkr_batch_destroy(d, b);
