@@ -827,6 +827,27 @@ static bool enough_in_flight(const flow_job *j, double started, uint64_t in_flig
  * case order (counters of batches: readied - recorded are in the slots).
  * Every wait is for the workers or the device; the workers go on
  * generating meanwhile.  Returns the op's exit status. */
+/* After a failure that ends the batches (the device's, a finding not
+ * written, a pipeline not built): the batches still being generated
+ * finish, and the earliest readied but not submitted whose sampled audit
+ * failed is returned, or NULL; under the lock.  Their cases were being
+ * made anyway, and a failed sample is tiefuzz's own bug, reported before
+ * the failure that ended the run: without the wait, whether it was
+ * reported turned on whether its batch was generated before the conductor
+ * met the failure (test audit's timeout, 1-3 runs in 150). */
+static slot *held_sample_after(flow *f, uint64_t submitted, uint64_t readied)
+{
+    for (uint64_t b = submitted; b < readied; b++) {
+        slot *sl = &f->slots[b % f->n_slots];
+        while (sl->state == SLOT_FILLING)
+            if (f->s->workers || !do_chunk(f, 0))  /* with no worker, the conductor makes them (share 0) */
+                pthread_cond_wait(&f->changed, &f->lock);
+        if (first_audit_failure(f->s, sl))
+            return sl;
+    }
+    return NULL;
+}
+
 static int conduct(flow_job *j)
 {
     flow *f = j->f;
@@ -912,6 +933,8 @@ static int conduct(flow_job *j)
         }
         pthread_cond_wait(&f->changed, &f->lock);
     }
+    if (status && !held_back && !s->audit_failure)
+        held_back = held_sample_after(f, submitted, readied);
     f->stop = true;
     pthread_cond_broadcast(&f->work);
     pthread_mutex_unlock(&f->lock);
