@@ -13,10 +13,12 @@ enum {
     CACHED = VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
 };
 
+/* A table of n types; the flags past n are written too (a driver's array
+ * holds whatever there), and must be passed over. */
 static VkPhysicalDeviceMemoryProperties table(const VkMemoryPropertyFlags *flags, uint32_t n)
 {
     VkPhysicalDeviceMemoryProperties mp = {.memoryTypeCount = n, .memoryHeapCount = 1};
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < 8; i++)
         mp.memoryTypes[i] = (VkMemoryType){.propertyFlags = flags[i], .heapIndex = 0};
     return mp;
 }
@@ -41,6 +43,9 @@ int main(void)
         {"no cached type", {DL, VIS | COH}, 2, 0x3, 1, 1},
         {"nothing host-visible and coherent", {DL, VIS | CACHED}, 2, 0x3, -1, -1},
         {"the only visible type not allowed", {DL, VIS | COH | CACHED}, 2, 0x1, -1, -1},
+        /* Entries past memoryTypeCount are not types, whatever they hold. */
+        {"a visible type past the count", {DL, VIS | COH | CACHED, VIS | COH | CACHED}, 1, ~0u, -1, -1},
+        {"a cached type past the count", {VIS | COH, VIS | COH | CACHED}, 1, ~0u, 0, 0},
     };
     for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         const shape *s = &shapes[k];
