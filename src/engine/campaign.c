@@ -153,9 +153,8 @@ static void note_block(eng_class_stats *st, uint64_t first, const gen_class *cla
                        const isa_verdict *v, unsigned m, uint8_t *tie)
 {
     uint64_t cells0 = 0, cells1 = 0, cells2 = 0;
-    unsigned at = (unsigned)(first % n);
     for (unsigned j = 0; j < n && j < m; j++) {
-        gen_class c = classes[(at + j) % n];
+        gen_class c = eng_case_class(first + j, classes, n);
         uint64_t generated = 0, verified = 0, at_result = 0, ties = 0;
         for (unsigned t = j; t < m; t += n) {
             const isa_verdict *x = &v[t];

@@ -25,7 +25,6 @@ static bool is_sign_value(uint32_t h)
 
 static bool one_zero_half(uint32_t x) { return ((x & 0xffff) == 0) != ((x >> 16) == 0); }
 
-
 /* ---- carry-in-only carries (issue 12): an add whose sum before its
  * carry-in is all ones (0xfffffffe with XMAD's carry-in of 2), so that only
  * the carry-in carries it out of bit 31 and leaves a zero result ---- */
