@@ -105,6 +105,8 @@ static inline int fp_lsb(fp_value a) { return a.exp + fp_trailing_zeros(a.sig); 
 
 /* Round an exact value to a format.  info may be NULL. */
 uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_info *info);
+/* fp_round(f, a*b + c, mode): the same bits, in 64-bit words where they are exact (fused.c). */
+uint64_t fp_fused_round(const fp_format *f, fp_value a, fp_value b, fp_value c, fp_rounding mode);
 /* True when v is exactly representable in f (zero, inf and NaN count). */
 bool fp_representable(const fp_format *f, fp_value v);
 

@@ -93,6 +93,8 @@ uint64_t rdna2_clamp(const isa_instance *in, const fp_format *f, uint64_t r)
 static uint64_t fused(isa_trace *t, int lane, const char *label, const fp_format *dest, const fp_value s[3],
                       const bool sub[3])
 {
+    if (!t)  /* the same rounding without the steps a trace keeps: in words where they are exact (fp/fused.c) */
+        return fp_fused_round(dest, s[0], s[1], s[2], FP_RNE);
     fp_value p = fp_mul(s[0], s[1]);
     fp_value v = fp_add(p, s[2]);
     note_lane(t, lane, dest, s, sub, p, s[2], v, false);
@@ -104,6 +106,9 @@ static uint16_t fused_to_half(isa_trace *t, int lane, const fp_value s[3], const
 {
     static const char *odd[2] = {"sum, to odd (f32)", "hi lane: sum, to odd (f32)"};
     static const char *half[2] = {"to f16", "hi lane: to f16"};
+    if (!t)
+        return (uint16_t)fp_round(&fp_f16, fp_decode(&fp_f32, fp_fused_round(&fp_f32, s[0], s[1], s[2], FP_RTO)),
+                                  FP_RNE, NULL);
     fp_value p = fp_mul(s[0], s[1]);
     fp_value v = fp_add(p, s[2]);
     note_lane(t, lane, &fp_f16, s, sub, p, s[2], v, false);
