@@ -26,15 +26,16 @@ enum { TOP = 61, NARROW_BITS = 24 };
 
 static bool narrow(fp_value v) { return v.kind == FPK_FINITE && !v.jammed && !(v.sig >> NARROW_BITS); }
 
-/* x * 2^shift, shift <= 0 jamming what falls below bit 0 into it. */
+/* x * 2^shift (x below 2^48), any bits that fall below bit 0 jammed into
+ * it.  By masks, not branches: which operand is the larger is the data's
+ * coin (in perf annotate of a v_fma_f32 campaign's re-checks the samples
+ * gathered behind such branches; as masks the campaign read the same). */
 static uint64_t place(uint64_t x, int shift)
 {
-    if (shift >= 0)
-        return x << shift;
-    if (shift <= -64)
-        return 1;  /* x is nonzero: all of it below bit 0 */
-    int n = -shift;
-    return (x >> n) | ((x & ((1ull << n) - 1)) != 0);
+    int left = shift > 0 ? shift : 0, right = shift < 0 ? -shift : 0;
+    right = right > 63 ? 63 : right;  /* x >> 63 is 0: all of x below bit 0, jammed */
+    uint64_t lost = x & ((1ull << right) - 1);
+    return (x >> right) << left | (lost != 0);
 }
 
 /* fp_round of sign * sum * 2^base (sum nonzero, below 2^63), in 64 bits:
@@ -88,17 +89,15 @@ uint64_t fp_fused_round(const fp_format *f, fp_value a, fp_value b, fp_value c, 
     int top_p = ep + 63 - __builtin_clzll(p), top_q = eq + 63 - __builtin_clzll(q);
     int base = (top_p > top_q ? top_p : top_q) - TOP;  /* the weight of bit 0 */
     uint64_t x = place(p, ep - base), y = place(q, eq - base);
-    bool sign_p = a.sign != b.sign;
-    uint64_t sum;
-    bool sign;
-    if (sign_p == c.sign) {
-        sum = x + y;
-        sign = sign_p;
-    } else {
-        if (x == y)
-            return fp_round(f, fp_zero(false), mode, NULL);  /* exact cancellation: +0, as fp_add */
-        sign = x > y ? sign_p : c.sign;
-        sum = x > y ? x - y : y - x;
-    }
+    /* The difference where the signs differ, negated back where y was the
+     * larger: masks again, for the same coin. */
+    bool sign_p = a.sign != b.sign, differ = sign_p != c.sign;
+    uint64_t m = -(uint64_t)differ;
+    bool flip = differ & (y > x);
+    uint64_t f_mask = -(uint64_t)flip;
+    uint64_t sum = ((x + ((y ^ m) - m)) ^ f_mask) - f_mask;
+    if (sum == 0)
+        return fp_round(f, fp_zero(false), mode, NULL);  /* exact cancellation: +0, as fp_add */
+    bool sign = sign_p ^ flip;
     return round64(f, sign, sum, base, mode);
 }
