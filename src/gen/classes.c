@@ -46,3 +46,12 @@ int gen_class_list_parse(const char *s, gen_class *out, char *bad, size_t badn)
         s += len + 1;
     }
 }
+
+/* A mismatch ends each memcmp early; only the period itself reads the block whole. */
+size_t gen_class_period(const gen_class *c, size_t n, size_t max)
+{
+    for (size_t p = 1; p <= max && 2 * p <= n; p++)
+        if (!memcmp(c, c + p, (n - p) * sizeof *c))
+            return p;
+    return 0;
+}

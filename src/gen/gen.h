@@ -31,6 +31,11 @@ int gen_class_parse(const char *s);  /* -1 when unknown */
  * count, or -1 with the name that is not a class copied into bad (an empty
  * or over-long name too), or -2 when the list is longer than the maximum. */
 int gen_class_list_parse(const char *s, gen_class *out, char *bad, size_t badn);
+/* The least p <= max with c[i] == c[i - p] for every i >= p, or 0 where
+ * there is none or the block is too short to say (2p > n): a campaign's
+ * classes cycle with the case index, so its blocks have the period of its
+ * class list, and a family may treat every p-th case alike. */
+size_t gen_class_period(const gen_class *c, size_t n, size_t max);
 
 /* splitmix64: tiny, fast, and seedable per case so that the same seed gives
  * the same cases whatever the batch size. */

@@ -300,18 +300,9 @@ static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint
     }
 }
 
-/* The least p <= PERIOD_MAX with c[i] == c[i - p] for every i >= p, or 0
- * where there is none or the block is too short to say: a campaign's
- * classes cycle with the case index (eng_case_classes), so its blocks have
- * the period of its class list.  A mismatch ends each memcmp early. */
+/* The longest class period design_groups looks for (eng_case_classes
+ * cycles a campaign's class list: its period). */
 enum { PERIOD_MAX = 16 };
-static size_t class_period(const gen_class *c, size_t n)
-{
-    for (size_t p = 1; p <= PERIOD_MAX && 2 * p <= n; p++)
-        if (!memcmp(c, c + p, (n - p) * sizeof *c))
-            return p;
-    return 0;
-}
 
 /* The cases grouped by class, each group in index order, a design call a
  * group.  Where the classes have a period p, case j's group is every p-th
@@ -325,7 +316,7 @@ static void design_groups(const isa_instance *in, const gen_class *c, gen_rng *r
                           bool *reach)
 {
     uint32_t at[ISA_GENERATE_BLOCK];
-    size_t p = class_period(c, n);
+    size_t p = gen_class_period(c, n, PERIOD_MAX);
     if (p) {
         for (size_t j = 0; j < p; j++) {
             size_t k = 0;

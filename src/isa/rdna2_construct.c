@@ -1277,6 +1277,20 @@ static void closed_designs(const rdna2_lane *s, gen_class c, int lanes, gen_rng 
     }
 }
 
+/* A block's cases by their place in the classes' cycle: a campaign's
+ * classes repeat with the case index (gen_class_period), so case i's class,
+ * what its prefill leaves and where it is designed are those of position
+ * i % p, decided once a position, and the cases of a position are every
+ * p-th from it.  A block without a period (a rebuild's misses, a single
+ * case) has a position a case (p = n).  Decided case by case, the block's
+ * loops over its cases were a third of construct_block's own samples in a
+ * v_fma_f32 campaign (perf: the class and state of each case read and
+ * branched on four times). */
+typedef struct {
+    const gen_class *c;
+    size_t n, p;
+} block_cycle;
+
 /* Where a case of a block stands after its prefill.  PLACED: its words
  * written (random, or a direct sink's); PLACED_BUT_VCC: a direct sink's,
  * its VCC still to draw (placing's vcc_after). */
@@ -1378,25 +1392,27 @@ static int subnormal_route(const rdna2_lane *s)
                                        : SUBNORMAL_BY_CASE;
 }
 
-/* The block's cases still to design whose class is `want`, marked designed, into cases[]; their count. */
-static size_t take_class(const gen_class *c, gen_class want, size_t n, uint8_t *state, uint32_t *cases)
+/* The block's cases still to design whose class is `want`, their positions
+ * marked designed (block_cycle), into cases[]; their count. */
+static size_t take_class(const block_cycle *b, gen_class want, uint8_t *state, uint32_t *cases)
 {
     size_t count = 0;
-    for (size_t i = 0; i < n; i++) {  /* no branch on the class: every case written, counted where taken */
-        bool take = (state[i] == TO_DESIGN) & (c[i] == want);
-        state[i] = take ? CLOSED_DESIGNED : state[i];
-        cases[count] = (uint32_t)i;
-        count += take;
+    for (size_t j = 0; j < b->p; j++) {
+        if (state[j] != TO_DESIGN || b->c[j] != want)
+            continue;
+        state[j] = CLOSED_DESIGNED;
+        for (size_t i = j; i < b->n; i += b->p)
+            cases[count++] = (uint32_t)i;
     }
     return count;
 }
 
 /* A block's subnormal cases where every one is the operands design, lane by lane. */
-static void subnormal_operands_block(const rdna2_lane *s, int lanes, const gen_class *c, gen_rng *r, size_t n,
+static void subnormal_operands_block(const rdna2_lane *s, int lanes, const block_cycle *b, gen_rng *r,
                                      uint8_t *state, uint64_t (*v)[2][3])
 {
     uint32_t cases[CLOSED_BLOCK];
-    size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
+    size_t count = take_class(b, GEN_SUBNORMAL, state, cases);
     for (int lane = 0; lane < lanes; lane++)
         operands_designs(s, r, cases, count, lane, v);
 }
@@ -1462,7 +1478,7 @@ static void aimed_first_attempts(const rdna2_lane *s, bool lanes, gen_rng *r, co
  * coins; the scalar sum design and its coins were 60% of a legacy
  * subnormal case's. */
 static inline __attribute__((always_inline)) void subnormal_coins_block(const rdna2_lane *s, int lanes, bool sum_last,
-                                                                         const gen_class *c, gen_rng *r, size_t n,
+                                                                         const block_cycle *b, gen_rng *r,
                                                                          uint8_t *state, uint64_t (*v)[2][3])
 {
     /* sum_last (sum_lanes_cover's route) is a constant of each call; the
@@ -1474,7 +1490,7 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
     bool aimed_lanes = rdna2_subnormal_aimed_lanes_cover(s);
     int rest = sum_last ? FIRST_SUM : FIRST_AIMED;
     uint32_t cases[CLOSED_BLOCK];
-    size_t count = take_class(c, GEN_SUBNORMAL, n, state, cases);
+    size_t count = take_class(b, GEN_SUBNORMAL, state, cases);
     for (int lane = 0; lane < lanes; lane++) {
         /* The cases sorted by their coins before any designs: a branch on
          * each coin, taken half the time at random, is mispredicted about
@@ -1507,23 +1523,28 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
     }
 }
 
-/* Every case's prefill for a block: its state PLACED where that is all,
- * else TO_DESIGN.  Where each case draws all its words (a form not of f32
+/* Every case's prefill for a block, and each position's state after it
+ * (block_cycle): PLACED where that is all (a random case), else
+ * TO_DESIGN.  Where each case draws all its words (a form not of f32
  * values, its words not written whole), the block's draws are made at
  * once, in vectors (gen_draw_words; a case at a time they were a tenth of
  * a v_fma_f16 case's construct_block), and only a random case is placed. */
-static void prefill_block(const isa_instance *in, const gen_class *c, bool whole, gen_rng *r, size_t n,
-                          uint32_t *words, uint8_t *state)
+static void prefill_block(const isa_instance *in, const block_cycle *b, bool whole, gen_rng *r, uint32_t *words,
+                          uint8_t *state)
 {
     const isa_op *op = in->op;
     if (!is_f32_form(op) && !whole) {
-        gen_draw_words(r, n, op->n_in, words);
-        for (size_t i = 0; i < n; i++)
-            state[i] = c[i] == GEN_RANDOM ? PLACED : TO_DESIGN;
+        gen_draw_words(r, b->n, op->n_in, words);
+        for (size_t j = 0; j < b->p; j++)
+            state[j] = b->c[j] == GEN_RANDOM ? PLACED : TO_DESIGN;
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        state[i] = prefill(in, c[i], whole, &r[i], words + i * op->n_in) ? PLACED : TO_DESIGN;
+    for (size_t j = 0; j < b->p; j++) {
+        bool placed = false;  /* prefill's answer is the class's: the same for every case of a position */
+        for (size_t i = j; i < b->n; i += b->p)
+            placed = prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
+        state[j] = placed ? PLACED : TO_DESIGN;
+    }
 }
 
 /* Where a block's cases of each class go: closed[c] the closed-form class
@@ -1548,17 +1569,23 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
     const isa_op *op = in->op;
     int lanes = lanes_of(op);
     uint32_t bucket[GEN_CLASS_COUNT][CLOSED_BLOCK], count[GEN_CLASS_COUNT] = {0};
-    uint8_t state[CLOSED_BLOCK];
+    uint8_t state[CLOSED_BLOCK];  /* a position's (block_cycle) */
     uint64_t v[CLOSED_BLOCK][2][3];
+    size_t p = gen_class_period(c, n, GEN_CLASS_LIST_MAX);
+    block_cycle b = {c, n, p ? p : n};
     placing plan;
     placing_for(in, s, &plan);  /* once for the block */
-    prefill_block(in, c, places_whole(in, &plan), r, n, words, state);
-    for (size_t i = 0; i < n; i++) {
-        reachable[i] = routes.in_reach[c[i]];  /* design_lane's answer, which the lanes designed below repeat */
-        int k = routes.closed[c[i]];
-        if (state[i] == TO_DESIGN && k >= 0) {
-            bucket[k][count[k]++] = (uint32_t)i;
-            state[i] = plan.direct ? (plan.vcc_after ? PLACED_BUT_VCC : PLACED) : CLOSED_DESIGNED;
+    prefill_block(in, &b, places_whole(in, &plan), r, words, state);
+    uint8_t closed_state = plan.direct ? (plan.vcc_after ? PLACED_BUT_VCC : PLACED) : CLOSED_DESIGNED;
+    for (size_t j = 0; j < b.p; j++) {
+        bool in_reach = routes.in_reach[c[j]];  /* design_lane's answer, which the lanes designed below repeat */
+        int k = routes.closed[c[j]];
+        bool take = state[j] == TO_DESIGN && k >= 0;
+        state[j] = take ? closed_state : state[j];
+        for (size_t i = j; i < n; i += b.p) {
+            reachable[i] = in_reach;
+            if (take)
+                bucket[k][count[k]++] = (uint32_t)i;
         }
     }
     design_sink sink = {v, plan.direct ? &plan.one : NULL, words, op->n_in};
@@ -1566,21 +1593,25 @@ static void construct_block(const isa_instance *in, const rdna2_lane *s, const c
         if (count[k])
             closed_designs(s, (gen_class)k, lanes, r, bucket[k], count[k], &sink);
     if (subnormal == SUBNORMAL_GRID || subnormal == SUBNORMAL_K_AIMED)
-        subnormal_coins_block(s, lanes, false, c, r, n, state, v);
+        subnormal_coins_block(s, lanes, false, &b, r, state, v);
     else if (subnormal == SUBNORMAL_SUM)
-        subnormal_coins_block(s, lanes, true, c, r, n, state, v);
+        subnormal_coins_block(s, lanes, true, &b, r, state, v);
     else if (subnormal == SUBNORMAL_OPERANDS)
-        subnormal_operands_block(s, lanes, c, r, n, state, v);
-    for (size_t i = 0; i < n; i++) {
-        if (state[i] == PLACED)
+        subnormal_operands_block(s, lanes, &b, r, state, v);
+    for (size_t j = 0; j < b.p; j++) {
+        if (state[j] == PLACED)
             continue;
-        if (state[i] == PLACED_BUT_VCC) {
-            words[i * op->n_in + 3] = vcc_draw(&r[i]);
+        if (state[j] == PLACED_BUT_VCC) {
+            for (size_t i = j; i < n; i += b.p)
+                words[i * op->n_in + 3] = vcc_draw(&r[i]);
             continue;
         }
-        for (int lane = 0; lane < lanes && state[i] == TO_DESIGN; lane++)
-            reachable[i] &= design_lane(s, c[i], &r[i], v[i][lane]);
-        place(in, &plan, &r[i], v[i], words + i * op->n_in);
+        int design_lanes = state[j] == TO_DESIGN ? lanes : 0;
+        for (size_t i = j; i < n; i += b.p) {
+            for (int lane = 0; lane < design_lanes; lane++)
+                reachable[i] &= design_lane(s, c[j], &r[i], v[i][lane]);
+            place(in, &plan, &r[i], v[i], words + i * op->n_in);
+        }
     }
     if (op->form == RDNA2_DIV_FMAS)
         vcc_keeps_classes(in, c, n, words);
