@@ -1550,8 +1550,9 @@ static void prefill_block(const isa_instance *in, const block_cycle *b, bool who
     }
     for (size_t j = 0; j < b->p; j++) {
         bool placed = false;  /* prefill's answer is the class's: the same for every case of a position */
-        for (size_t i = j; i < b->n; i += b->p)
-            placed = prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
+        if (b->c[j] == GEN_RANDOM || whole)  /* else an f32 form's case to design: prefill draws nothing */
+            for (size_t i = j; i < b->n; i += b->p)
+                placed = prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
         state[j] = placed ? PLACED : TO_DESIGN;
     }
 }
