@@ -5,7 +5,7 @@
  *             verdict (impl->fast with v NULL); "-" where the family has none;
  *   batch     tuples/s of the family's batch path over the whole buffer
  *             (impl->fast_batch); "-" where it has none;
- *   exact     tuples/s of the exact model (impl->eval: the integer kit, no
+ *   exact     tuples/s of the exact model (impl->eval: the exact kit, no
  *             trace);
  *   hw        tuples/s of a plain loop of the hardware's fused multiply-add
  *             over the same tuples (the issue's physical limit: one

@@ -43,16 +43,22 @@ static unsigned long most_rebuilt; /* the most in one compare_generated: above I
 /* The class of case i: mine[only] (only >= 0); the op's classes
  * interleaved as a campaign asks for them (-1); scrambled by a hash of i,
  * with no period (-2: a family that groups a periodic block's cases by the
- * period sorts these); or interleaved but for the last case of each block
- * (-3: not periodic at its very end). */
+ * period sorts these); interleaved but for the last case of each block
+ * (-3: not periodic at its very end); or a cycle whose period divides
+ * neither a block nor the run, begun partway into it: the op's classes then
+ * its first again (-4: n_mine + 1 entries, one class twice, from entry 5),
+ * or 63 entries drawn from the op's classes by a hash (-5: the longest
+ * periods, most classes repeated). */
 static gen_class class_of(const gen_class *mine, unsigned n_mine, int only, unsigned i)
 {
     if (only >= 0)
         return mine[only];
-    if (only == -2) {
-        gen_rng r = gen_rng_for(0, 0, i);
+    if (only == -2 || only == -5) {
+        gen_rng r = gen_rng_for(0, 0, only == -5 ? i % 63 : i);
         return mine[gen_below_of(gen_next(&r), n_mine)];
     }
+    if (only == -4)
+        return mine[(i + 5) % (n_mine + 1) % n_mine];
     return mine[(i + (only == -3 && i % ISA_GENERATE_BLOCK == ISA_GENERATE_BLOCK - 1)) % n_mine];
 }
 
@@ -447,7 +453,7 @@ int main(void)
         generated_ops++;
         for (unsigned b = 0; b < blocks; b++) {
             eng_drawn_instance(&tmpl, false, false, 7, b, mine, n_mine, &in);
-            for (int k = -3; k < (int)n_mine; k++, runs++) {
+            for (int k = -5; k < (int)n_mine; k++, runs++) {
                 if (many)
                     differ += compare(&in, mine, n_mine, k, 1000 + b);
                 generated_differ += compare_generated(&in, mine, n_mine, k, 2000 + b);

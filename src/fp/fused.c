@@ -6,7 +6,7 @@
  * a device that does not fuse (lavapipe) about a quarter of a fused f32
  * op's cases disagree; through the 128-bit values of fp_mul and fp_add
  * that re-check was the costliest single function of such a campaign
- * (perf: 13% of a v_fma_f32 campaign's CPU).
+ * (perf at 1c44c89: 12.9% of a 32M-case v_fma_f32 campaign's samples).
  *
  * The words: sources of at most 24 significant bits (every f32, f16 and
  * bf16 value), so the product is exact in 48 bits; the larger of product

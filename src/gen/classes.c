@@ -47,7 +47,9 @@ int gen_class_list_parse(const char *s, gen_class *out, char *bad, size_t badn)
     }
 }
 
-/* A mismatch ends each memcmp early; only the period itself reads the block whole. */
+/* A mismatch ends each memcmp early: in a periodic block only the period
+ * itself reads the block whole (an almost periodic one, each multiple of
+ * its near-period up to max). */
 size_t gen_class_period(const gen_class *c, size_t n, size_t max)
 {
     for (size_t p = 1; p <= max && 2 * p <= n; p++)

@@ -300,10 +300,6 @@ static void design_class(const isa_instance *in, gen_class cls, gen_rng *r, uint
     }
 }
 
-/* The longest class period design_groups looks for (eng_case_classes
- * cycles a campaign's class list: its period). */
-enum { PERIOD_MAX = 16 };
-
 /* The cases grouped by class, each group in index order, a design call a
  * group.  Where the classes have a period p, case j's group is every p-th
  * case from j, written out as such; else a counting sort (a value past the
@@ -316,7 +312,7 @@ static void design_groups(const isa_instance *in, const gen_class *c, gen_rng *r
                           bool *reach)
 {
     uint32_t at[ISA_GENERATE_BLOCK];
-    size_t p = gen_class_period(c, n, PERIOD_MAX);
+    size_t p = gen_class_period(c, n, GEN_CLASS_LIST_MAX);  /* a class list's length at most: its period */
     if (p) {
         for (size_t j = 0; j < p; j++) {
             size_t k = 0;

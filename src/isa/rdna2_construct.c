@@ -899,8 +899,9 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
  * with each source's two lanes in opposite halves, the default op_sel or
  * the swapped one), a designed case's words are stepped over, not drawn:
  * the same stream, so the same cases, without three draws thrown away.
- * Inlined: prefill_block calls it for every case, and as a call it was
- * 3% of v_fma_f32's generated case (28.8-29.0 to 27.9-28.1 ns). */
+ * Inlined: prefill_block calls it for every case it draws for
+ * (prefill_draws), and as a call it was 3% of v_fma_f32's generated case
+ * (28.8-29.0 to 27.9-28.1 ns). */
 static inline __attribute__((always_inline)) bool prefill(const isa_instance *in, gen_class c, bool whole,
                                                           gen_rng *r, uint32_t *w)
 {
@@ -917,6 +918,13 @@ static inline __attribute__((always_inline)) bool prefill(const isa_instance *in
     if (op->form == RDNA2_DIV_FMAS)
         w[3] &= 1;
     return true;
+}
+
+/* Whether prefill draws or steps over anything for a case of class c: not
+ * for an f32 form's case to design, whose design writes every word. */
+static inline bool prefill_draws(const isa_op *op, gen_class c, bool whole)
+{
+    return c == GEN_RANDOM || whole || !is_f32_form(op);
 }
 
 /* How a one-lane form's designed values go into their words, worked out
@@ -1532,8 +1540,9 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
     }
 }
 
-/* Every case's prefill for a block, and each position's state after it
- * (block_cycle): PLACED where that is all (a random case), else
+/* A block's prefills (the positions whose cases draw nothing skipped:
+ * prefill_draws), and each position's state after them (block_cycle):
+ * PLACED where that is all (a random case: prefill's answer), else
  * TO_DESIGN.  Where each case draws all its words (a form not of f32
  * values, its words not written whole), the block's draws are made at
  * once, in vectors (gen_draw_words; a case at a time they were a tenth of
@@ -1549,11 +1558,10 @@ static void prefill_block(const isa_instance *in, const block_cycle *b, bool who
         return;
     }
     for (size_t j = 0; j < b->p; j++) {
-        bool placed = false;  /* prefill's answer is the class's: the same for every case of a position */
-        if (b->c[j] == GEN_RANDOM || whole)  /* else an f32 form's case to design: prefill draws nothing */
+        if (prefill_draws(op, b->c[j], whole))
             for (size_t i = j; i < b->n; i += b->p)
-                placed = prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
-        state[j] = placed ? PLACED : TO_DESIGN;
+                prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
+        state[j] = b->c[j] == GEN_RANDOM ? PLACED : TO_DESIGN;
     }
 }
 
