@@ -105,6 +105,11 @@ static inline int fp_lsb(fp_value a) { return a.exp + fp_trailing_zeros(a.sig); 
 
 /* Round an exact value to a format.  info may be NULL. */
 uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_info *info);
+/* The end of a rounding, shared by fp_round and fused.c: kept (the bits
+ * kept at exponent e's last place, rounding applied) carried into a new
+ * binade where it reached 2^precision, then encoded; past the largest
+ * finite (*overflow), infinity to nearest, else the largest finite. */
+uint64_t fp_encode_kept(const fp_format *f, bool sign, int e, uint64_t kept, fp_rounding mode, bool *overflow);
 /* fp_round(f, a*b + c, mode): the same bits, in 64-bit words where they are exact (fused.c). */
 uint64_t fp_fused_round(const fp_format *f, fp_value a, fp_value b, fp_value c, fp_rounding mode);
 /* True when v is exactly representable in f (zero, inf and NaN count). */

@@ -39,7 +39,8 @@ static uint64_t place(uint64_t x, int shift)
 }
 
 /* fp_round of sign * sum * 2^base (sum nonzero, below 2^63), in 64 bits:
- * the same steps, with no report of where the value sat. */
+ * the same steps to the bits kept, with no report of where the value sat,
+ * then fp_round's own encoding of them (fp_encode_kept). */
 static uint64_t round64(const fp_format *f, bool sign, uint64_t sum, int base, fp_rounding mode)
 {
     int p = (int)f->precision;
@@ -69,15 +70,8 @@ static uint64_t round64(const fp_format *f, bool sign, uint64_t sum, int base, f
         kept |= inexact;
         break;
     }
-    if (kept >> p) {  /* carried into a new binade */
-        kept >>= 1;
-        e += 1;
-    }
-    uint64_t s = (uint64_t)sign << (f->bits - 1), hidden = 1ull << (p - 1);
-    uint64_t field = (uint64_t)(e + f->bias) << (p - 1);
-    if (e > f->emax)  /* past the largest finite: infinity to nearest, else the largest finite */
-        return s | ((((1ull << f->exp_bits) - 1) << (p - 1)) - (mode != FP_RNE));
-    return kept < hidden ? s | kept : s | field | (kept - hidden);
+    bool overflow;
+    return fp_encode_kept(f, sign, e, kept, mode, &overflow);
 }
 
 uint64_t fp_fused_round(const fp_format *f, fp_value a, fp_value b, fp_value c, fp_rounding mode)

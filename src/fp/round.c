@@ -83,21 +83,24 @@ uint64_t fp_round(const fp_format *f, fp_value v, fp_rounding mode, fp_round_inf
             kept |= 1;
         break;
     }
-    kept += up;
     info->rounded_up = up || (mode == FP_RTO && inexact && !info->lsb);
+    return fp_encode_kept(f, v.sign, e, (uint64_t)kept + up, mode, &info->overflow);
+}
+
+uint64_t fp_encode_kept(const fp_format *f, bool sign, int e, uint64_t kept, fp_rounding mode, bool *overflow)
+{
+    int p = (int)f->precision;
     if (kept >> p) {   /* carried into a new binade */
         kept >>= 1;
         e += 1;
     }
-    if (e > f->emax) {
-        info->overflow = true;
-        return mode == FP_RNE ? infinity(f, v.sign) : max_finite(f, v.sign);
-    }
-    uint64_t k = (uint64_t)kept;
+    *overflow = e > f->emax;
+    if (*overflow)
+        return mode == FP_RNE ? infinity(f, sign) : max_finite(f, sign);
     uint64_t hidden = 1ull << (p - 1);
-    if (k < hidden)      /* subnormal (or zero): exponent field 0 */
-        return encode(f, v.sign, 0, k);
-    return encode(f, v.sign, (uint64_t)(e + f->bias), k - hidden);
+    if (kept < hidden)      /* subnormal (or zero): exponent field 0 */
+        return encode(f, sign, 0, kept);
+    return encode(f, sign, (uint64_t)(e + f->bias), kept - hidden);
 }
 
 bool fp_representable(const fp_format *f, fp_value v)
