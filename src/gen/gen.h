@@ -59,6 +59,10 @@ static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a
 /* Streams r[0..n) each take their next `per` draws, as gen_next takes
  * them, into w[i * per ..] as 32-bit words (the draws' low halves). */
 void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w);
+/* The same for the streams r[at[0..m)], into w[at[j] * per ..]; per at
+ * most GEN_DRAW_AT_MAX. */
+#define GEN_DRAW_AT_MAX 8
+void gen_draw_words_at(gen_rng *r, const uint32_t *at, size_t m, unsigned per, uint32_t *w);
 /* The next k draws of streams r[at[0..m)] without taking them: draw q
  * (gen_peek's q + 1) of stream at[j] into d[q * m + j], in vectors.  For
  * designs that take a varying number of a case's draws (they step each

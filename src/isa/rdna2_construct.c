@@ -1557,12 +1557,24 @@ static void prefill_block(const isa_instance *in, const block_cycle *b, bool who
             state[j] = b->c[j] == GEN_RANDOM ? PLACED : TO_DESIGN;
         return;
     }
+    /* The random cases' words drawn together (gen_draw_words_at: prefill's
+     * draws, in vectors), the others stepped over where whole. */
+    uint32_t random[CLOSED_BLOCK];
+    size_t m = 0;
     for (size_t j = 0; j < b->p; j++) {
-        if (prefill_draws(op, b->c[j], whole))
+        bool is_random = b->c[j] == GEN_RANDOM;
+        if (is_random)
+            for (size_t i = j; i < b->n; i += b->p)
+                random[m++] = (uint32_t)i;
+        else if (prefill_draws(op, b->c[j], whole))
             for (size_t i = j; i < b->n; i += b->p)
                 prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
-        state[j] = b->c[j] == GEN_RANDOM ? PLACED : TO_DESIGN;
+        state[j] = is_random ? PLACED : TO_DESIGN;
     }
+    gen_draw_words_at(r, random, m, op->n_in, words);
+    if (op->form == RDNA2_DIV_FMAS)  /* prefill's VCC, a coin */
+        for (size_t k = 0; k < m; k++)
+            words[(size_t)random[k] * op->n_in + 3] &= 1;
 }
 
 /* Where a block's cases of each class go: closed[c] the closed-form class
