@@ -59,8 +59,8 @@ static inline void gen_skip(gen_rng *r, unsigned n) { r->s += n * 0x9e3779b97f4a
 /* Streams r[0..n) each take their next `per` draws, as gen_next takes
  * them, into w[i * per ..] as 32-bit words (the draws' low halves). */
 void gen_draw_words(gen_rng *r, size_t n, unsigned per, uint32_t *w);
-/* The same for the streams r[at[0..m)], into w[at[j] * per ..]; per at
- * most GEN_DRAW_AT_MAX. */
+/* The same for the streams r[at[0..m)], into w[at[j] * per ..]: up to
+ * GEN_DRAW_AT_MAX words a case in vectors, more a stream at a time. */
 #define GEN_DRAW_AT_MAX 8
 void gen_draw_words_at(gen_rng *r, const uint32_t *at, size_t m, unsigned per, uint32_t *w);
 /* The next k draws of streams r[at[0..m)] without taking them: draw q
