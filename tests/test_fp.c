@@ -1,23 +1,16 @@
 /* Unit tests of the exact floating-point kit. */
 #include "check.h"
 #include "fp/fp.h"
+#include "gen/gen.h"  /* gen_next: the test's own stream, fixed by its seed */
 
 static uint64_t rne(const fp_format *f, fp_value v, fp_round_info *i) { return fp_round(f, v, FP_RNE, i); }
-
-static uint64_t next(uint64_t *x)  /* splitmix64: the test's own stream, fixed by its seed */
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* A source value of a narrow format: any pattern, or a finite one whose
  * exponent lies within spread of e (the product and addend then land at
  * every gap, close ones most: the cancellations and the jam's edges). */
-static fp_value source(uint64_t *x, const fp_format *f, int e, int spread)
+static fp_value source(gen_rng *x, const fp_format *f, int e, int spread)
 {
-    uint64_t r = next(x), bits = r >> (64 - f->bits);
+    uint64_t r = gen_next(x), bits = r >> (64 - f->bits);
     if (r % 8 == 0)
         return fp_decode(f, bits);  /* specials, zeros and subnormals as they come */
     int biased = e + f->bias + (int)((r >> 3) % (uint64_t)(2 * spread + 1)) - spread;
@@ -35,18 +28,18 @@ static void fused_against_kit(long n)
 {
     const fp_format *src[] = {&fp_f32, &fp_f16, &fp_bf16};
     const fp_format *dest[] = {&fp_f32, &fp_f16, &fp_bf16, &fp_tf32, &fp_e8m13, &fp_f64};
-    uint64_t x = 12345;
+    gen_rng x = {12345};
     long bad = 0;
     for (long i = 0; i < n; i++) {
-        const fp_format *fa = src[next(&x) % 3], *fb = src[next(&x) % 3], *fc = src[next(&x) % 3];
-        const fp_format *fd = dest[next(&x) % 6];
-        fp_rounding mode = (fp_rounding)(next(&x) % 3);
-        int ea = (int)(next(&x) % 60) - 30, eb = (int)(next(&x) % 60) - 30;
+        const fp_format *fa = src[gen_next(&x) % 3], *fb = src[gen_next(&x) % 3], *fc = src[gen_next(&x) % 3];
+        const fp_format *fd = dest[gen_next(&x) % 6];
+        fp_rounding mode = (fp_rounding)(gen_next(&x) % 3);
+        int ea = (int)(gen_next(&x) % 60) - 30, eb = (int)(gen_next(&x) % 60) - 30;
         fp_value a = source(&x, fa, ea, 4), b = source(&x, fb, eb, 4);
         fp_value c = source(&x, fc, ea + eb, 70);
-        if (next(&x) % 3 == 0) {
+        if (gen_next(&x) % 3 == 0) {
             uint64_t p = fp_round(&fp_f32, fp_mul(a, b), FP_RNE, NULL) ^ 0x80000000u;
-            c = fp_decode(&fp_f32, fp_is_nan_bits(&fp_f32, p) ? p : p + (next(&x) % 7) - 3);
+            c = fp_decode(&fp_f32, fp_is_nan_bits(&fp_f32, p) ? p : p + (gen_next(&x) % 7) - 3);
         }
         uint64_t want = fp_round(fd, fp_add(fp_mul(a, b), c), mode, NULL);
         uint64_t got = fp_fused_round(fd, a, b, c, mode);

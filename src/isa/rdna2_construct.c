@@ -892,6 +892,14 @@ static bool is_f32_form(const isa_op *op)
 /* Lanes a case designs: two for the packed form, one for the others. */
 static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
 
+/* A random case's words as drawn, but V_DIV_FMAS's VCC word: a coin, its
+ * bit 0 alone. */
+static inline void keep_vcc_coin(const isa_op *op, uint32_t *w)
+{
+    if (op->form == RDNA2_DIV_FMAS)
+        w[3] &= 1;
+}
+
 /* A case's first draws: random words where a design leaves some (the other
  * half of an f16 source, the kept half of D; the f32 forms' designs write
  * every word), and the whole of a random case.  True when that is all.
@@ -899,9 +907,8 @@ static int lanes_of(const isa_op *op) { return op->form == RDNA2_PK16 ? 2 : 1; }
  * with each source's two lanes in opposite halves, the default op_sel or
  * the swapped one), a designed case's words are stepped over, not drawn:
  * the same stream, so the same cases, without three draws thrown away.
- * Inlined: prefill_block calls it for every case it draws for
- * (prefill_draws), and as a call it was 3% of v_fma_f32's generated case
- * (28.8-29.0 to 27.9-28.1 ns). */
+ * A case at a time (construct_case); prefill_block makes the same draws
+ * for a block's cases together. */
 static inline __attribute__((always_inline)) bool prefill(const isa_instance *in, gen_class c, bool whole,
                                                           gen_rng *r, uint32_t *w)
 {
@@ -915,16 +922,8 @@ static inline __attribute__((always_inline)) bool prefill(const isa_instance *in
             w[i] = (uint32_t)gen_next(r);
     if (c != GEN_RANDOM)
         return false;
-    if (op->form == RDNA2_DIV_FMAS)
-        w[3] &= 1;
+    keep_vcc_coin(op, w);
     return true;
-}
-
-/* Whether prefill draws or steps over anything for a case of class c: not
- * for an f32 form's case to design, whose design writes every word. */
-static inline bool prefill_draws(const isa_op *op, gen_class c, bool whole)
-{
-    return c == GEN_RANDOM || whole || !is_f32_form(op);
 }
 
 /* How a one-lane form's designed values go into their words, worked out
@@ -1540,13 +1539,15 @@ static inline __attribute__((always_inline)) void subnormal_coins_block(const rd
     }
 }
 
-/* A block's prefills (the positions whose cases draw nothing skipped:
- * prefill_draws), and each position's state after them (block_cycle):
- * PLACED where that is all (a random case: prefill's answer), else
- * TO_DESIGN.  Where each case draws all its words (a form not of f32
- * values, its words not written whole), the block's draws are made at
- * once, in vectors (gen_draw_words; a case at a time they were a tenth of
- * a v_fma_f16 case's construct_block), and only a random case is placed. */
+/* A block's prefills, prefill's draws for each of its cases, and each
+ * position's state after them (block_cycle): PLACED where that is all (a
+ * random case), else TO_DESIGN.  Where each case draws all its words (a
+ * form not of f32 values, its words not written whole), the block's draws
+ * are made at once, in vectors (gen_draw_words; a case at a time they were
+ * a tenth of a v_fma_f16 case's construct_block), and only a random case
+ * is placed.  Else only the random cases draw (an f32 form's design writes
+ * every word), together in vectors, and a case to design whose words are
+ * written whole steps over them. */
 static void prefill_block(const isa_instance *in, const block_cycle *b, bool whole, gen_rng *r, uint32_t *words,
                           uint8_t *state)
 {
@@ -1557,8 +1558,6 @@ static void prefill_block(const isa_instance *in, const block_cycle *b, bool who
             state[j] = b->c[j] == GEN_RANDOM ? PLACED : TO_DESIGN;
         return;
     }
-    /* The random cases' words drawn together (gen_draw_words_at: prefill's
-     * draws, in vectors), the others stepped over where whole. */
     uint32_t random[CLOSED_BLOCK];
     size_t m = 0;
     for (size_t j = 0; j < b->p; j++) {
@@ -1566,15 +1565,14 @@ static void prefill_block(const isa_instance *in, const block_cycle *b, bool who
         if (is_random)
             for (size_t i = j; i < b->n; i += b->p)
                 random[m++] = (uint32_t)i;
-        else if (prefill_draws(op, b->c[j], whole))
+        else if (whole)
             for (size_t i = j; i < b->n; i += b->p)
-                prefill(in, b->c[j], whole, &r[i], words + i * op->n_in);
+                gen_skip(&r[i], op->n_in);
         state[j] = is_random ? PLACED : TO_DESIGN;
     }
     gen_draw_words_at(r, random, m, op->n_in, words);
-    if (op->form == RDNA2_DIV_FMAS)  /* prefill's VCC, a coin */
-        for (size_t k = 0; k < m; k++)
-            words[(size_t)random[k] * op->n_in + 3] &= 1;
+    for (size_t k = 0; k < m; k++)
+        keep_vcc_coin(op, words + (size_t)random[k] * op->n_in);
 }
 
 /* Where a block's cases of each class go: closed[c] the closed-form class
